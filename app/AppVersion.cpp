@@ -1,0 +1,5 @@
+#include "AppVersion.h"
+
+namespace hearth::app {
+const char* versionString() { return "0.1.0"; }
+}
