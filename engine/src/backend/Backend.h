@@ -1,0 +1,41 @@
+#pragma once
+// What the engine needs from a device (or a pipeline of devices): run a ragged forward step over a
+// paged KV cache, and move KV blocks to and from host memory for the RAM and disk tiers.
+//
+// Invariants: the KV pool is allocated once (allocateKv) and never resized while sequences hold
+// blocks; a block's bytes (kvBlockBytes()) are an opaque, self-contained unit holding all layers'
+// K and V for kBlockSize positions, so copying those bytes out and back in restores it exactly.
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "backend/ForwardBatch.h"
+#include "hearth/engine.h"
+#include "hearth/result.h"
+
+namespace hearth {
+
+class Backend {
+public:
+    virtual ~Backend() = default;
+
+    virtual std::string name() const = 0;
+    // Bytes one KV block occupies for a dtype (so the engine can size the pool before allocating).
+    virtual uint64_t kvBlockBytes(KvDType dtype) const = 0;
+    virtual Status allocateKv(uint32_t numBlocks, KvDType dtype) = 0;
+    virtual uint32_t numKvBlocks() const = 0;
+
+    // Run the step; logits receives batch.logitRows.size() rows of vocab floats.
+    virtual Status forward(const ForwardBatch& batch, std::vector<float>& logits) = 0;
+
+    // Copy whole blocks to/from host memory (kvBlockBytes() each, packed in order).
+    virtual Status copyBlocksToHost(std::span<const int32_t> blocks, uint8_t* host) = 0;
+    virtual Status copyBlocksFromHost(std::span<const int32_t> blocks, const uint8_t* host) = 0;
+
+    virtual std::vector<DeviceMemoryStats> memoryStats() const = 0;
+    virtual uint32_t vocabSize() const = 0;
+};
+
+}  // namespace hearth
