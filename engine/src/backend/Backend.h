@@ -36,6 +36,22 @@ public:
 
     virtual std::vector<DeviceMemoryStats> memoryStats() const = 0;
     virtual uint32_t vocabSize() const = 0;
+
+    // Optional: sample on the device so only chosen tokens come back (GPU backends). One entry of
+    // `rows` per batch.logitRows row. The engine uses this when canSampleOnDevice() and the rows
+    // need nothing the device sampler lacks (penalties, constraints, logprobs); otherwise forward().
+    struct RowSampling {
+        float temperature = 0;   // 0: greedy
+        int topK = 0;
+        float topP = 1;
+        float minP = 0;
+        float uniform = 0;       // the request's next uniform draw in [0,1), from its own RNG
+    };
+    virtual bool canSampleOnDevice() const { return false; }
+    virtual Status forwardSample(const ForwardBatch& batch, std::span<const RowSampling> rows,
+                                 std::vector<TokenId>& tokens) {
+        return makeError(ErrorCode::Unavailable, name() + " cannot sample on the device");
+    }
 };
 
 }  // namespace hearth

@@ -25,10 +25,15 @@ uint64_t meminfoKb(const char* key) {
 }  // namespace
 
 Result<std::unique_ptr<CpuBackend>> CpuBackend::create(std::shared_ptr<const GgufFile> file, const ModelConfig& config,
-                                                       int threads) {
+                                                       int threads, int firstLayer, int lastLayer) {
+    if (lastLayer < 0) lastLayer = static_cast<int>(config.nLayers);
+    if (firstLayer < 0 || firstLayer > lastLayer || lastLayer > static_cast<int>(config.nLayers))
+        return makeError(ErrorCode::InvalidArgument, "CPU layer range [" + std::to_string(firstLayer) + ", " +
+                                                         std::to_string(lastLayer) + ") is not inside the model's " +
+                                                         std::to_string(config.nLayers) + " layers");
     auto w = ModelWeights::load(std::move(file), config, &matmulSupports);
     if (!w) return w.error();
-    return std::unique_ptr<CpuBackend>(new CpuBackend(std::move(*w), threads));
+    return std::unique_ptr<CpuBackend>(new CpuBackend(std::move(*w), threads, firstLayer, lastLayer));
 }
 
 Result<std::unique_ptr<CpuBackend>> CpuBackend::open(const std::string& modelPath, int threads) {
@@ -39,9 +44,10 @@ Result<std::unique_ptr<CpuBackend>> CpuBackend::open(const std::string& modelPat
     return create(*f, *c, threads);
 }
 
-CpuBackend::CpuBackend(ModelWeights weights, int threads) : weights_(std::move(weights)), pool_(threads) {
+CpuBackend::CpuBackend(ModelWeights weights, int threads, int first, int last)
+    : weights_(std::move(weights)), pool_(threads), first_(first), last_(last) {
     const auto& c = weights_.config();
-    layout_ = KvLayout{KvDType::F16, c.nLayers, c.nHeadKv, c.headDim};
+    layout_ = KvLayout{KvDType::F16, static_cast<uint32_t>(last - first), c.nHeadKv, c.headDim};
 }
 
 CpuBackend::~CpuBackend() { std::free(kv_); }
@@ -98,17 +104,31 @@ void CpuBackend::project(const TensorView& w, const float* x, int64_t n, float* 
 }
 
 Status CpuBackend::forward(const ForwardBatch& b, std::vector<float>& logits) {
+    const auto& c = weights_.config();
+    if (first_ != 0 || last_ != static_cast<int>(c.nLayers))
+        return makeError(ErrorCode::Internal, "forward() on a CPU stage that does not own every layer");
+    HEARTH_TRY(b.validate(numBlocks_, c.nVocab));
+    ensureBuffers(b.numTokens(), static_cast<int64_t>(b.logitRows.size()));
+    embed(b, x_.data());
+    HEARTH_TRY(forwardLayers(b, x_.data()));
+    head(b, x_.data(), logits);
+    return Status::success();
+}
+
+void CpuBackend::embed(const ForwardBatch& b, float* hidden) {
+    const int64_t E = weights_.config().nEmbd;
+    pool_.run(b.numTokens(), [&](int64_t t, int) {
+        dequantizeRow(view(weights_.tokenEmbd), b.tokens[t], hidden + t * E);
+    });
+}
+
+Status CpuBackend::forwardLayers(const ForwardBatch& b, float* x) {
     if (!kv_) return makeError(ErrorCode::Internal, "forward before allocateKv");
     const auto& c = weights_.config();
-    HEARTH_TRY(b.validate(numBlocks_, c.nVocab));
-    const int64_t T = b.numTokens(), R = static_cast<int64_t>(b.logitRows.size());
+    const int64_t T = b.numTokens();
     const int64_t E = c.nEmbd, Q = c.qDim(), KV = c.kvDim(), F = c.nFf, D = c.headDim;
     const int64_t pairs = c.ropeDims / 2;
-    for (const auto& s : b.seqs)
-        if (s.startPos + s.numTokens > static_cast<int64_t>(c.nCtxTrain) * 64)
-            return makeError(ErrorCode::ContextOverflow, "position beyond what the model can address");
-    ensureBuffers(T, R);
-    logits.resize(static_cast<size_t>(R) * c.nVocab);
+    ensureBuffers(T, static_cast<int64_t>(b.logitRows.size()));
 
     const float* freqs = weights_.ropeFreqs.present() ? static_cast<const float*>(weights_.ropeFreqs.data) : nullptr;
     for (const auto& s : b.seqs)
@@ -116,9 +136,6 @@ Status CpuBackend::forward(const ForwardBatch& b, std::vector<float>& logits) {
             const int64_t t = s.tokenBegin + i;
             ropeAngles(static_cast<float>(s.startPos + i), c, freqs, cos_.data() + t * pairs, sin_.data() + t * pairs);
         }
-    pool_.run(T, [&](int64_t t, int) {
-        dequantizeRow(view(weights_.tokenEmbd), b.tokens[t], x_.data() + t * E);
-    });
 
     auto addBias = [&](const TensorView& bias, float* y, int64_t width) {
         if (!bias.present()) return;
@@ -126,10 +143,11 @@ Status CpuBackend::forward(const ForwardBatch& b, std::vector<float>& logits) {
         for (int64_t t = 0; t < T; ++t) addInPlace(y + t * width, bv, width);
     };
 
-    for (uint32_t li = 0; li < c.nLayers; ++li) {
+    for (int li = first_; li < last_; ++li) {
         const LayerWeights& L = weights_.layers[li];
+        const uint32_t kvLayer = static_cast<uint32_t>(li - first_);
         const auto* attnNorm = static_cast<const float*>(L.attnNorm.data);
-        pool_.run(T, [&](int64_t t, int) { rmsNorm(x_.data() + t * E, attnNorm, E, c.rmsEps, h_.data() + t * E); });
+        pool_.run(T, [&](int64_t t, int) { rmsNorm(x + t * E, attnNorm, E, c.rmsEps, h_.data() + t * E); });
         project(L.wq, h_.data(), T, q_.data());
         project(L.wk, h_.data(), T, k_.data());
         project(L.wv, h_.data(), T, v_.data());
@@ -152,25 +170,31 @@ Status CpuBackend::forward(const ForwardBatch& b, std::vector<float>& logits) {
                 applyRope(kh, c, cs, sn);
             }
         });
-        CpuAttention::storeKv(b, k_.data(), v_.data(), kv_, layout_, li, pool_);
-        attention_.attend(b, q_.data(), kv_, layout_, li, c, att_.data(), pool_);
+        CpuAttention::storeKv(b, k_.data(), v_.data(), kv_, layout_, kvLayer, pool_);
+        attention_.attend(b, q_.data(), kv_, layout_, kvLayer, c, att_.data(), pool_);
         project(L.wo, att_.data(), T, h_.data());
-        addInPlace(x_.data(), h_.data(), T * E);
+        addInPlace(x, h_.data(), T * E);
 
         const auto* ffnNorm = static_cast<const float*>(L.ffnNorm.data);
-        pool_.run(T, [&](int64_t t, int) { rmsNorm(x_.data() + t * E, ffnNorm, E, c.rmsEps, h_.data() + t * E); });
+        pool_.run(T, [&](int64_t t, int) { rmsNorm(x + t * E, ffnNorm, E, c.rmsEps, h_.data() + t * E); });
         project(L.wGate, h_.data(), T, gate_.data());
         project(L.wUp, h_.data(), T, up_.data());
         pool_.run(T, [&](int64_t t, int) { siluMul(gate_.data() + t * F, up_.data() + t * F, F); });
         project(L.wDown, gate_.data(), T, h_.data());
-        addInPlace(x_.data(), h_.data(), T * E);
+        addInPlace(x, h_.data(), T * E);
     }
-
-    if (R == 0) return Status::success();
-    const auto* outNorm = static_cast<const float*>(weights_.outputNorm.data);
-    for (int64_t r = 0; r < R; ++r) rmsNorm(x_.data() + b.logitRows[r] * E, outNorm, E, c.rmsEps, rowsIn_.data() + r * E);
-    project(weights_.output, rowsIn_.data(), R, logits.data());
     return Status::success();
+}
+
+void CpuBackend::head(const ForwardBatch& b, const float* x, std::vector<float>& logits) {
+    const auto& c = weights_.config();
+    const int64_t R = static_cast<int64_t>(b.logitRows.size()), E = c.nEmbd;
+    ensureBuffers(b.numTokens(), R);
+    logits.resize(static_cast<size_t>(R) * c.nVocab);
+    if (R == 0) return;
+    const auto* outNorm = static_cast<const float*>(weights_.outputNorm.data);
+    for (int64_t r = 0; r < R; ++r) rmsNorm(x + b.logitRows[r] * E, outNorm, E, c.rmsEps, rowsIn_.data() + r * E);
+    project(weights_.output, rowsIn_.data(), R, logits.data());
 }
 
 Status CpuBackend::copyBlocksToHost(std::span<const int32_t> blocks, uint8_t* host) {
@@ -203,9 +227,9 @@ std::vector<DeviceMemoryStats> CpuBackend::memoryStats() const {
     m.kvPool = static_cast<uint64_t>(numBlocks_) * layout_.blockBytes();
     m.scratch = (x_.size() + h_.size() + q_.size() + k_.size() + v_.size() + att_.size() + gate_.size() + up_.size() +
                  rowsIn_.size()) * sizeof(float) + mmScratch_.bytes;
-    m.firstLayer = 0;
-    m.lastLayer = static_cast<int>(weights_.config().nLayers);
-    return m.total ? std::vector<DeviceMemoryStats>{m} : std::vector<DeviceMemoryStats>{m};
+    m.firstLayer = first_;
+    m.lastLayer = last_;
+    return {m};
 }
 
 }  // namespace hearth::cpu

@@ -2,8 +2,11 @@
 // The CPU backend: runs the whole model on host threads, weights straight from the mmap.
 //
 // Invariants: the KV pool is one host allocation of numKvBlocks() * kvBlockBytes() bytes made by
-// allocateKv(); activation buffers grow to the largest batch seen and are reused, so a steady
-// decode loop allocates nothing.
+// allocateKv(), holding only this backend's layers [firstLayer, lastLayer); activation buffers grow
+// to the largest batch seen and are reused, so a steady decode loop allocates nothing.
+//
+// As a pipeline stage (CPU offload under a GPU backend), forwardLayers() runs a layer range on
+// host hidden states; forward() is embed + all layers + head.
 
 #include <memory>
 #include <vector>
@@ -19,8 +22,9 @@ namespace hearth::cpu {
 
 class CpuBackend final : public Backend {
 public:
+    // Owns layers [firstLayer, lastLayer) (lastLayer < 0: through the last layer).
     static Result<std::unique_ptr<CpuBackend>> create(std::shared_ptr<const GgufFile> file, const ModelConfig& config,
-                                                      int threads);
+                                                      int threads, int firstLayer = 0, int lastLayer = -1);
     // Convenience for tools and tests: open the file and read its config.
     static Result<std::unique_ptr<CpuBackend>> open(const std::string& modelPath, int threads);
     ~CpuBackend() override;
@@ -37,9 +41,17 @@ public:
 
     const ModelConfig& config() const { return weights_.config(); }
     int threads() const { return pool_.size(); }
+    int firstLayer() const { return first_; }
+    int lastLayer() const { return last_; }
+
+    // Pipeline-stage entry points. hidden is batch.numTokens() × nEmbd floats.
+    void embed(const ForwardBatch& batch, float* hidden);
+    Status forwardLayers(const ForwardBatch& batch, float* hidden);  // this backend's layer range
+    // Final norm + output projection for batch.logitRows.
+    void head(const ForwardBatch& batch, const float* hidden, std::vector<float>& logits);
 
 private:
-    CpuBackend(ModelWeights weights, int threads);
+    CpuBackend(ModelWeights weights, int threads, int first, int last);
     void ensureBuffers(int64_t tokens, int64_t logitRows);
     void project(const TensorView& w, const float* x, int64_t n, float* y);
 
@@ -48,6 +60,7 @@ private:
     MatmulScratch mmScratch_;
     CpuAttention attention_;
     KvLayout layout_;
+    int first_ = 0, last_ = 0;
     uint8_t* kv_ = nullptr;
     uint32_t numBlocks_ = 0;
     int64_t capTokens_ = 0, capRows_ = 0;
