@@ -1,0 +1,28 @@
+#include "gpu/GpuMonitor.h"
+
+#include "gpu/GpuPoller.h"
+
+namespace hearth::app {
+
+GpuMonitor::GpuMonitor(QObject* parent, const QString& nvmlLibrary)
+    : QObject(parent), thread_("hearth-gpu-monitor") {
+    qRegisterMetaType<GpuSnapshot>();
+    poller_ = thread_.start(new GpuPoller(nvmlLibrary));
+    connect(this, &GpuMonitor::startRequested, poller_, &GpuPoller::start, Qt::QueuedConnection);
+    connect(this, &GpuMonitor::stopRequested, poller_, &GpuPoller::stop, Qt::QueuedConnection);
+    connect(this, &GpuMonitor::pollRequested, poller_, &GpuPoller::pollNow, Qt::QueuedConnection);
+    connect(poller_, &GpuPoller::snapshot, this, &GpuMonitor::onSnapshot, Qt::QueuedConnection);
+}
+
+GpuMonitor::~GpuMonitor() { thread_.stop(); }
+
+void GpuMonitor::start(int intervalMs) { emit startRequested(intervalMs); }
+void GpuMonitor::stop() { emit stopRequested(); }
+void GpuMonitor::pollNow() { emit pollRequested(); }
+
+void GpuMonitor::onSnapshot(const GpuSnapshot& snapshot) {
+    latest_ = snapshot;
+    emit updated(latest_);
+}
+
+}  // namespace hearth::app
