@@ -82,6 +82,7 @@ public:
         ++forwards_;
         maxBatchTokens_ = std::max<uint64_t>(maxBatchTokens_, static_cast<uint64_t>(batch.numTokens()));
         maxBatchSeqs_ = std::max<uint64_t>(maxBatchSeqs_, batch.seqs.size());
+        for (const auto& s : batch.seqs) maxSliceTokens_ = std::max<uint64_t>(maxSliceTokens_, static_cast<uint64_t>(s.numTokens));
         return Status::success();
     }
 
@@ -136,6 +137,7 @@ public:
     uint64_t forwards() const { return forwards_; }
     uint64_t maxBatchTokens() const { return maxBatchTokens_; }
     uint64_t maxBatchSeqs() const { return maxBatchSeqs_; }
+    uint64_t maxSliceTokens() const { return maxSliceTokens_; }
     uint64_t copiesIn() const { return copiesIn_; }
     uint64_t copiesOut() const { return copiesOut_; }
     void failNextForward() { failNext_ = true; }
@@ -146,7 +148,7 @@ private:
     uint64_t free_;
     uint32_t numBlocks_ = 0;
     std::vector<Slot> slots_;
-    std::atomic<uint64_t> tokensComputed_{0}, forwards_{0}, maxBatchTokens_{0}, maxBatchSeqs_{0};
+    std::atomic<uint64_t> tokensComputed_{0}, forwards_{0}, maxBatchTokens_{0}, maxBatchSeqs_{0}, maxSliceTokens_{0};
     std::atomic<uint64_t> copiesIn_{0}, copiesOut_{0};
     std::atomic<bool> failNext_{false};
     std::atomic<int> delayUs_{0};

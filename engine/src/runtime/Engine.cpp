@@ -1,0 +1,90 @@
+// The public Engine (hearth/engine.h): loads the model and its tokenizer, builds the backend and
+// the EngineCore, and hands both to an EngineRuntime (the engine thread).
+#include <algorithm>
+
+#include "cpu/CpuBackend.h"
+#include "hearth/engine.h"
+#include "hearth/model_info.h"
+#include "runtime/EngineRuntime.h"
+#include "runtime/ModelFingerprint.h"
+
+namespace hearth {
+
+const char* finishReasonName(FinishReason r) {
+    switch (r) {
+        case FinishReason::Stop: return "stop";
+        case FinishReason::Length: return "length";
+        case FinishReason::Cancelled: return "cancelled";
+        case FinishReason::Error: return "error";
+    }
+    return "unknown";
+}
+
+struct Engine::Impl {
+    std::string modelPath, modelName, chatTemplate;
+    std::shared_ptr<const Tokenizer> tokenizer;
+    std::unique_ptr<EngineRuntime> runtime;
+};
+
+Engine::Engine(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Engine::~Engine() = default;
+
+Result<std::unique_ptr<Engine>> Engine::create(const EngineConfig& config, LoadProgress progress, void* progressUser) {
+    auto report = [&](float p) { return !progress || progress(p, progressUser); };
+    const auto cancelled = makeError(ErrorCode::Cancelled, "model load cancelled");
+    if (!report(0.0f)) return cancelled;
+    if (!config.placement.devices.empty())
+        return makeError(ErrorCode::Unavailable, "GPU placement is not available in this build (CPU only)");
+    if (config.maxSeqs < 1 || config.maxBatchTokens < 1 || config.prefillChunk < 1)
+        return makeError(ErrorCode::InvalidArgument, "maxSeqs, maxBatchTokens and prefillChunk must be positive");
+    if (config.contextLength < 0) return makeError(ErrorCode::InvalidArgument, "negative context length");
+
+    auto info = inspectModel(config.modelPath);
+    HEARTH_TRY(info);
+    if (!info->supported)
+        return makeError(ErrorCode::UnsupportedArch, "'" + config.modelPath + "': architecture '" + info->architecture +
+                                                         "' is not supported");
+    auto tok = Tokenizer::fromGguf(config.modelPath);
+    HEARTH_TRY(tok);
+    if (!report(0.2f)) return cancelled;
+    auto backend = cpu::CpuBackend::open(config.modelPath, config.threads);
+    HEARTH_TRY(backend);
+    if (!report(0.8f)) return cancelled;
+
+    const uint64_t blockBytes = (*backend)->kvBlockBytes(config.kvType);
+    if (blockBytes == 0) return makeError(ErrorCode::InvalidArgument, "the CPU backend does not support this KV dtype");
+    auto fp = ModelFingerprint::compute(config.modelPath, (*backend)->name(), config.kvType, blockBytes);
+    HEARTH_TRY(fp);
+    EngineCoreOptions opts;
+    opts.fingerprint = *fp;
+    opts.modelContext = info->contextLength ? static_cast<int32_t>(std::min<uint32_t>(info->contextLength, 1u << 20)) : 2048;
+    auto core = EngineCore::create(std::move(*backend), *tok, config, opts);
+    HEARTH_TRY(core);
+
+    auto impl = std::make_unique<Impl>();
+    impl->modelPath = config.modelPath;
+    impl->modelName = info->name;
+    impl->chatTemplate = config.chatTemplateOverride.empty() ? info->chatTemplate : config.chatTemplateOverride;
+    impl->tokenizer = *tok;
+    impl->runtime = std::make_unique<EngineRuntime>(std::move(*core));
+    if (!report(1.0f)) return cancelled;
+    return std::unique_ptr<Engine>(new Engine(std::move(impl)));
+}
+
+RequestId Engine::submit(GenerationRequest request, std::shared_ptr<TokenSink> sink) {
+    return impl_->runtime->submit(std::move(request), std::move(sink));
+}
+void Engine::cancel(RequestId id) { impl_->runtime->cancel(id); }
+EngineStats Engine::stats() const { return impl_->runtime->stats(); }
+const Tokenizer& Engine::tokenizer() const { return *impl_->tokenizer; }
+std::shared_ptr<const Tokenizer> Engine::tokenizerPtr() const { return impl_->tokenizer; }
+const std::string& Engine::modelPath() const { return impl_->modelPath; }
+std::string Engine::modelName() const {
+    if (!impl_->modelName.empty()) return impl_->modelName;
+    const auto slash = impl_->modelPath.find_last_of('/');
+    return slash == std::string::npos ? impl_->modelPath : impl_->modelPath.substr(slash + 1);
+}
+int Engine::contextLength() const { return impl_->runtime->contextLength(); }
+const std::string& Engine::chatTemplate() const { return impl_->chatTemplate; }
+
+}  // namespace hearth

@@ -1,0 +1,84 @@
+#pragma once
+// The engine's step loop, synchronous and single-threaded: it owns the backend, the KV cache
+// manager, the scheduler and the per-request output streams. EngineRuntime drives it from the
+// engine thread; tests drive it directly, one step at a time.
+//
+// One step: schedule -> build the ForwardBatch -> backend forward -> sample each sequence's logits
+// row -> scheduler update (append tokens, stop tokens, max tokens, cache/free blocks) -> stop
+// strings -> one sink event per request -> finishes.
+//
+// Invariants: every request given to add() gets exactly one onFinished()/onError() (from add()
+// itself when it is refused, from step()/cancel() when it ends, or from shutdown()); streams_
+// holds exactly the requests the scheduler knows; all methods run on one thread.
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+#include "backend/Backend.h"
+#include "hearth/engine.h"
+#include "kv/KvCacheManager.h"
+#include "runtime/EngineMetrics.h"
+#include "runtime/RequestStream.h"
+#include "scheduler/Scheduler.h"
+
+namespace hearth {
+
+struct EngineCoreOptions {
+    Hash128 fingerprint;          // model file + backend + KV layout (block hashes and disk files)
+    int32_t modelContext = 2048;  // the model's own context, used when EngineConfig::contextLength is 0
+};
+
+class EngineCore {
+public:
+    using Clock = std::chrono::steady_clock;
+
+    // Sizes and allocates the KV pool, opens the RAM and disk tiers. tokenizer may be null (then
+    // requests must carry token ids and no text is produced).
+    static Result<std::unique_ptr<EngineCore>> create(std::unique_ptr<Backend> backend,
+                                                      std::shared_ptr<const Tokenizer> tokenizer,
+                                                      const EngineConfig& config, const EngineCoreOptions& options);
+    ~EngineCore();
+
+    void add(RequestId id, const GenerationRequest& request, std::shared_ptr<TokenSink> sink,
+             Clock::time_point submitted = Clock::now());
+    void cancel(RequestId id);
+    // One iteration of the loop; an error is a backend failure (the requests in that step were
+    // failed through their sinks; the engine keeps serving the others).
+    Status step();
+    bool hasWork() const { return scheduler_->hasWork(); }
+    EngineStats stats() const;
+    // Ends every request (Cancelled) and writes the cached KV blocks to the disk tier.
+    void shutdown();
+
+    int32_t contextLength() const { return scheduler_->maxContext(); }
+    const Scheduler& scheduler() const { return *scheduler_; }
+    const KvCacheManager& kv() const { return *kv_; }
+    Backend& backend() { return *backend_; }
+
+private:
+    EngineCore() = default;
+    void deliverFinished(Clock::time_point now);
+
+    EngineConfig config_;
+    EngineCoreOptions options_;
+    std::unique_ptr<Backend> backend_;
+    std::shared_ptr<const Tokenizer> tokenizer_;
+    std::unique_ptr<KvCacheManager> kv_;
+    std::unique_ptr<Scheduler> scheduler_;
+    std::unordered_map<RequestId, std::unique_ptr<RequestStream>> streams_;
+    std::unordered_map<RequestId, Error> errors_;
+    EngineMetrics metrics_;
+    uint32_t vocab_ = 0;
+
+    ForwardBatch batch_;
+    std::vector<float> logits_;
+    std::vector<TokenId> sampled_;
+    std::vector<std::optional<TokenLogprob>> sampledLogprobs_;
+    uint64_t totalPromptTokens_ = 0, totalGeneratedTokens_ = 0, totalRequests_ = 0;
+};
+
+}  // namespace hearth
