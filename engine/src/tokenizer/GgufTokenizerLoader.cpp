@@ -104,8 +104,8 @@ Result<std::shared_ptr<const Tokenizer>> Tokenizer::fromGguf(const std::string& 
     if (model == "llama") {
         parts.decoding = PieceDecoding::SentencePiece;
         if (f.getBoolOr("tokenizer.ggml.add_space_prefix", true))
-            parts.normalizer.add({Normalizer::Kind::Prepend, kSpaceMarker, {}, nullptr});
-        parts.normalizer.add({Normalizer::Kind::ReplaceString, " ", kSpaceMarker, nullptr});
+            parts.normalizer.add(Normalizer::step(Normalizer::Kind::Prepend, kSpaceMarker));
+        parts.normalizer.add(Normalizer::step(Normalizer::Kind::ReplaceString, " ", kSpaceMarker));
         BpeModel::Options o;
         o.ranking = BpeModel::Ranking::PieceScores;
         o.byteFallback = true;

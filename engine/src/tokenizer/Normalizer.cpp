@@ -40,12 +40,14 @@ bool isAsciiSpace(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
 }  // namespace
 
-std::string Normalizer::apply(std::string_view text) const {
+std::string Normalizer::apply(std::string_view text, size_t section) const {
     std::string cur(text);
     for (const Step& st : steps_) {
         switch (st.kind) {
         case Kind::Prepend:
-            if (!cur.empty()) cur = st.text + cur;
+            if (cur.empty() || (st.firstSectionOnly && section != 0)) break;
+            if (st.unlessPresent && std::string_view(cur).starts_with(st.text)) break;
+            cur = st.text + cur;
             break;
         case Kind::ReplaceString: cur = replaceAll(cur, st.text, st.content); break;
         case Kind::ReplaceRegex: cur = replaceRegex(cur, *st.regex, st.content); break;

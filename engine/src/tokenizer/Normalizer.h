@@ -25,11 +25,23 @@ public:
         std::shared_ptr<const Regex> regex;  // ReplaceRegex
         UnicodeForm form = UnicodeForm::NFC;
         bool left = true, right = true;      // Strip
+        bool firstSectionOnly = false;       // Prepend: only to the text before any added token
+        bool unlessPresent = false;          // Prepend: not when the text already starts with it
     };
 
+    static Step step(Kind kind, std::string text = {}, std::string content = {},
+                     std::shared_ptr<const Regex> regex = nullptr) {
+        Step s;
+        s.kind = kind;
+        s.text = std::move(text);
+        s.content = std::move(content);
+        s.regex = std::move(regex);
+        return s;
+    }
     void add(Step s) { steps_.push_back(std::move(s)); }
     bool empty() const { return steps_.empty(); }
-    std::string apply(std::string_view text) const;
+    // section: index of this raw-text section among the sections split by added tokens.
+    std::string apply(std::string_view text, size_t section = 0) const;
 
 private:
     std::vector<Step> steps_;

@@ -2,6 +2,8 @@
 
 #include <initializer_list>
 
+#include "tokenizer/RegexDialect.h"
+
 namespace hearth {
 namespace {
 
@@ -27,7 +29,7 @@ struct StageDef {
 Result<PreTokenizer> build(std::initializer_list<StageDef> defs) {
     PreTokenizer p;
     for (const auto& d : defs) {
-        auto re = Regex::compile(d.regex);
+        auto re = Regex::compile(RegexDialects::toPcre(d.regex, RegexDialect::Python));
         if (!re) return re.error();
         p.addStage({*re, d.behavior, false, d.onByteLevelText});
     }

@@ -13,6 +13,7 @@ namespace {
 constexpr const char* kEndOfTurnTexts[] = {
     "<|eot_id|>", "<|eom_id|>", "<|im_end|>", "<|end|>", "<end_of_turn>", "<|endoftext|>",
     "<|end_of_text|>", "<|return|>", "<|call|>", "<EOT>", "<|END_OF_TURN_TOKEN|>", "<｜end▁of▁sentence｜>",
+    "<eos>", "</s>",
 };
 
 uint64_t fnv(uint64_t h, std::string_view s) {
@@ -74,12 +75,13 @@ std::vector<TokenId> TokenizerImpl::encode(std::string_view rawText, TokenizeOpt
     parts_.added.split(text, opts.parseSpecial, fragments);
 
     std::vector<std::string_view> pieces;
-    for (const auto& f : fragments) {
+    for (size_t k = 0; k < fragments.size(); ++k) {
+        const auto& f = fragments[k];
         if (f.id >= 0) {
             ids.push_back(f.id);
             continue;
         }
-        const std::string normalized = parts_.normalizer.empty() ? std::string(f.text) : parts_.normalizer.apply(f.text);
+        const std::string normalized = parts_.normalizer.empty() ? std::string(f.text) : parts_.normalizer.apply(f.text, k);
         pieces.clear();
         parts_.preTokenizer.split(normalized, pieces);
         for (std::string_view piece : pieces) parts_.model->encodePiece(piece, ids);

