@@ -34,6 +34,8 @@ public:
     static Result<int> schemaVersion(QSqlDatabase& db);
     // Runs one statement without results.
     static Status exec(QSqlDatabase& db, const QString& sql);
+    // A null QString binds as SQL NULL; NOT NULL text columns get "" instead.
+    static QString notNull(const QString& s) { return s.isNull() ? QStringLiteral("") : s; }
     // An Error naming `what` with the driver's message; "file is not a database" becomes Corrupt.
     static Error errorFrom(const QSqlError& error, const QString& what);
     static Error errorFrom(const QSqlQuery& query, const QString& what);

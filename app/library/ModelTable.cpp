@@ -18,28 +18,25 @@ constexpr const char* kColumns =
     "context_length, origin_repo, added_at, last_used_at, layers, kv_bytes_per_token, supported, "
     "metadata_json";
 
-// A null QString binds as SQL NULL; the text columns are NOT NULL.
-QString text(const QString& s) { return s.isNull() ? QStringLiteral("") : s; }
-
 QVariant timeValue(const QDateTime& t) { return t.isValid() ? QVariant(t.toMSecsSinceEpoch()) : QVariant(); }
 
 void bindRecord(QSqlQuery& q, const ModelRecord& r) {
-    q.bindValue(":path", text(r.path));
+    q.bindValue(":path", Database::notNull(r.path));
     q.bindValue(":file_size", r.fileSize);
     q.bindValue(":file_mtime", r.fileMtimeMs);
-    q.bindValue(":sha256", text(r.sha256));
-    q.bindValue(":architecture", text(r.architecture));
-    q.bindValue(":name", text(r.name));
-    q.bindValue(":file_type", text(r.fileType));
+    q.bindValue(":sha256", Database::notNull(r.sha256));
+    q.bindValue(":architecture", Database::notNull(r.architecture));
+    q.bindValue(":name", Database::notNull(r.name));
+    q.bindValue(":file_type", Database::notNull(r.fileType));
     q.bindValue(":parameter_count", qint64(r.parameterCount));
     q.bindValue(":context_length", qint64(r.contextLength));
-    q.bindValue(":origin_repo", text(r.originRepo));
+    q.bindValue(":origin_repo", Database::notNull(r.originRepo));
     q.bindValue(":added_at", timeValue(r.addedAt));
     q.bindValue(":last_used_at", timeValue(r.lastUsedAt));
     q.bindValue(":layers", qint64(r.layers));
     q.bindValue(":kv_bytes_per_token", r.kvBytesPerTokenF16);
     q.bindValue(":supported", r.supported ? 1 : 0);
-    q.bindValue(":metadata_json", text(r.metadataJson));
+    q.bindValue(":metadata_json", Database::notNull(r.metadataJson));
 }
 
 QDateTime timeFrom(const QVariant& v) {
