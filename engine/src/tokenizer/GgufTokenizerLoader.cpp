@@ -2,12 +2,15 @@
 //   llama - SentencePiece BPE: pieces ranked by score, spaces escaped as U+2581 with a leading
 //           one per text section, byte fallback through <0xXX> tokens.
 //   gpt2  - byte-level BPE ranked by tokenizer.ggml.merges, pre-tokenizer per tokenizer.ggml.pre.
+//   bert  - WordPiece with BERT's normalization (lowercase, accents stripped).
 #include <algorithm>
 
 #include "gguf/GgufFile.h"
+#include "tokenizer/BertPipeline.h"
 #include "tokenizer/BpeModel.h"
 #include "tokenizer/PreTokenizerPresets.h"
 #include "tokenizer/TokenizerImpl.h"
+#include "tokenizer/WordPieceModel.h"
 
 namespace hearth {
 namespace {
@@ -137,8 +140,15 @@ Result<std::shared_ptr<const Tokenizer>> Tokenizer::fromGguf(const std::string& 
             bpe->addMerge(l, r, vocab.find(std::string(mv.substr(0, sp)) + std::string(mv.substr(sp + 1))));
         }
         parts.model = std::move(bpe);
+    } else if (model == "bert") {
+        // GGUF WordPiece vocabs mark word starts with U+2581 and store continuations bare.
+        if (unk < 0) return bad(path, "WordPiece vocab without tokenizer.ggml.unknown_token_id");
+        if (auto s = BertPipeline::configure(parts, {}); !s.ok()) return bad(path, s.error().message);
+        parts.decoding = PieceDecoding::WordPiece;
+        parts.wordStartPrefix = kSpaceMarker;
+        parts.model = std::make_shared<WordPieceModel>(parts.vocab, WordPieceModel::Options{kSpaceMarker, "", unk, 100});
     } else {
-        return bad(path, "unsupported tokenizer.ggml.model '" + model + "' (supported: llama, gpt2)");
+        return bad(path, "unsupported tokenizer.ggml.model '" + model + "' (supported: llama, gpt2, bert)");
     }
     parts.addBos = f.getBoolOr("tokenizer.ggml.add_bos_token", addBosDefault);
     parts.addEos = f.getBoolOr("tokenizer.ggml.add_eos_token", false);

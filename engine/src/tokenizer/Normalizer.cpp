@@ -1,6 +1,5 @@
 #include "tokenizer/Normalizer.h"
 
-#include <cctype>
 
 namespace hearth {
 namespace {
@@ -21,7 +20,8 @@ std::string replaceAll(std::string_view s, std::string_view from, std::string_vi
     return out;
 }
 
-std::string replaceRegex(std::string_view s, const Regex& re, std::string_view to) {
+// Replaces each match with `to`, or (pad) surrounds it with spaces.
+std::string replaceRegex(std::string_view s, const Regex& re, std::string_view to, bool pad = false) {
     std::vector<Regex::Span> m;
     re.findAll(s, m);
     if (m.empty()) return std::string(s);
@@ -29,7 +29,13 @@ std::string replaceRegex(std::string_view s, const Regex& re, std::string_view t
     size_t pos = 0;
     for (auto [b, e] : m) {
         out.append(s.substr(pos, b - pos));
-        out.append(to);
+        if (pad) {
+            out += ' ';
+            out.append(s.substr(b, e - b));
+            out += ' ';
+        } else {
+            out.append(to);
+        }
         pos = e;
     }
     out.append(s.substr(pos));
@@ -51,12 +57,9 @@ std::string Normalizer::apply(std::string_view text, size_t section) const {
             break;
         case Kind::ReplaceString: cur = replaceAll(cur, st.text, st.content); break;
         case Kind::ReplaceRegex: cur = replaceRegex(cur, *st.regex, st.content); break;
+        case Kind::PadMatches: cur = replaceRegex(cur, *st.regex, {}, true); break;
         case Kind::Form: cur = UnicodeForms::normalize(cur, st.form); break;
-        case Kind::Lowercase:
-            // ASCII only: the models imported here do not lowercase; a full Unicode lowercase
-            // would need ICU case mapping (refused at load when non-ASCII matters).
-            for (char& c : cur) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-            break;
+        case Kind::Lowercase: cur = UnicodeForms::lowercase(cur); break;
         case Kind::Strip: {
             size_t b = 0, e = cur.size();
             if (st.left) while (b < e && isAsciiSpace(cur[b])) ++b;

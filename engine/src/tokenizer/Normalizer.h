@@ -1,7 +1,8 @@
 #pragma once
 // Text normalization applied to each raw-text section (the text between added/special tokens)
 // before pre-tokenization: Hugging Face's Prepend, Replace, NFC/NFD/NFKC/NFKD, Lowercase, Strip
-// normalizers, and SentencePiece's whitespace escaping (space -> U+2581 plus a leading one).
+// normalizers, BERT's (control removal, spaces around CJK ideographs, accent stripping), and
+// SentencePiece's whitespace escaping (space -> U+2581 plus a leading one).
 //
 // Invariant: steps run in the order they were added; input and output are valid UTF-8.
 
@@ -17,12 +18,12 @@ namespace hearth {
 
 class Normalizer {
 public:
-    enum class Kind { Prepend, ReplaceString, ReplaceRegex, Form, Lowercase, Strip };
+    enum class Kind { Prepend, ReplaceString, ReplaceRegex, PadMatches, Form, Lowercase, Strip };
     struct Step {
         Kind kind = Kind::Prepend;
         std::string text;      // Prepend: what to prepend; Replace*: the pattern string
         std::string content;   // Replace*: the replacement
-        std::shared_ptr<const Regex> regex;  // ReplaceRegex
+        std::shared_ptr<const Regex> regex;  // ReplaceRegex, PadMatches (a space each side of a match)
         UnicodeForm form = UnicodeForm::NFC;
         bool left = true, right = true;      // Strip
         bool firstSectionOnly = false;       // Prepend: only to the text before any added token

@@ -128,7 +128,12 @@ std::string TokenizerImpl::decodePiece(TokenId id) const {
         return out;
     }
     case PieceDecoding::WordPiece:
-        if (piece.starts_with(parts_.continuingPrefix)) return piece.substr(parts_.continuingPrefix.size());
+        if (!parts_.wordStartPrefix.empty()) {
+            if (piece.starts_with(parts_.wordStartPrefix)) return " " + piece.substr(parts_.wordStartPrefix.size());
+            return piece;
+        }
+        if (!parts_.continuingPrefix.empty() && piece.starts_with(parts_.continuingPrefix))
+            return piece.substr(parts_.continuingPrefix.size());
         return " " + piece;
     }
     return piece;

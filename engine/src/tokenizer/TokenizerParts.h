@@ -22,7 +22,8 @@ namespace hearth {
 enum class PieceDecoding {
     ByteLevel,      // piece characters stand for bytes (GPT-2 alphabet)
     SentencePiece,  // U+2581 stands for a space; <0xXX> byte tokens are bytes
-    WordPiece,      // "##" continues a word; other pieces start a new word with a space
+    WordPiece,      // word starts get a space (marked by wordStartPrefix, or unmarked when
+                    // continuations carry continuingPrefix); continuations attach directly
 };
 
 struct TokenizerParts {
@@ -33,7 +34,8 @@ struct TokenizerParts {
     PreTokenizer preTokenizer;
     AddedTokenSplitter added;
     PieceDecoding decoding = PieceDecoding::ByteLevel;
-    std::string continuingPrefix = "##";  // WordPiece
+    std::string continuingPrefix;  // WordPiece, tokenizer.json style: "##"
+    std::string wordStartPrefix;   // WordPiece, GGUF style: U+2581
     TokenId bos = -1, eos = -1;
     bool addBos = false, addEos = false;
     std::vector<TokenId> endOfGeneration;  // eos, eot, ... (more are found by text at create())

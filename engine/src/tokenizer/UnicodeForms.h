@@ -1,5 +1,5 @@
 #pragma once
-// Unicode normalization forms (NFC, NFD, NFKC, NFKD) through ICU, when the build found it.
+// Unicode normalization forms (NFC, NFD, NFKC, NFKD) and lowercasing through ICU, when the build found it.
 // Without ICU, available() is false and loaders that need a form refuse the tokenizer with a
 // clear error instead of tokenizing differently from the reference.
 
@@ -15,6 +15,8 @@ public:
     static bool available();
     // Input must be valid UTF-8; returns the input unchanged when ICU is missing.
     static std::string normalize(std::string_view text, UnicodeForm form);
+    // Full Unicode lowercase (root locale, final sigma handled); ASCII-only without ICU.
+    static std::string lowercase(std::string_view text);
 };
 
 }  // namespace hearth

@@ -43,7 +43,7 @@ TEST_P(GgufVocab, MatchesReferenceIds) {
 
 INSTANTIATE_TEST_SUITE_P(AllShipped, GgufVocab,
                          ::testing::Values("llama-spm", "phi-3", "gpt-2", "deepseek-coder", "deepseek-llm", "falcon",
-                                           "mpt", "refact", "starcoder"),
+                                           "mpt", "refact", "starcoder", "bert-bge"),
                          [](const auto& info) {
                              std::string n = info.param;
                              for (char& c : n)
