@@ -1,8 +1,10 @@
 // Reference token ids from the npm tokenizer packages (transformers.js semantics), for the
 // engine's Hugging Face tokenizer tests.
 //   node hf_tokenize_reference.mjs MODEL IN.json OUT.json
-// MODEL: llama3 | qwen3 | gemma3 | llama2. IN.json: {"texts": [...], "add_special_tokens": false}.
-// OUT.json: {"ids": [[...], ...], "tokenizer_class": "..."}, one id list per text, in order.
+// MODEL: llama3 | qwen3 | gemma3 | llama2.
+// IN.json: {"texts": [...], "special_texts": [...]}: "texts" are encoded without special tokens,
+// "special_texts" (optional) with them (BOS/EOS as the tokenizer's post-processor adds them).
+// OUT.json: {"ids": [[...], ...], "special_ids": [[...], ...], "tokenizer_class": "..."}.
 import { readFileSync, writeFileSync } from "node:fs";
 
 const [model, inPath, outPath] = process.argv.slice(2);
@@ -19,6 +21,6 @@ if (!packages[model] || !inPath || !outPath) {
 const { fromPreTrained } = await import(packages[model]);
 const tokenizer = fromPreTrained();
 const input = JSON.parse(readFileSync(inPath, "utf8"));
-const addSpecial = input.add_special_tokens ?? false;
-const ids = input.texts.map((t) => tokenizer.encode(t, { add_special_tokens: addSpecial }));
-writeFileSync(outPath, JSON.stringify({ ids, tokenizer_class: tokenizer.constructor.name }));
+const ids = input.texts.map((t) => tokenizer.encode(t, { add_special_tokens: false }));
+const special_ids = (input.special_texts ?? []).map((t) => tokenizer.encode(t, { add_special_tokens: true }));
+writeFileSync(outPath, JSON.stringify({ ids, special_ids, tokenizer_class: tokenizer.constructor.name }));

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include <nlohmann/json.hpp>
 
@@ -24,22 +25,31 @@ std::string npmModels(const std::string& model) {
 }
 
 std::shared_ptr<const Tokenizer> loadHf(const std::string& model) {
+    static std::map<std::string, std::shared_ptr<const Tokenizer>> cache;  // tests share loads
+    if (auto it = cache.find(model); it != cache.end()) return it->second;
     const auto t0 = std::chrono::steady_clock::now();
     auto t = Tokenizer::fromHuggingFace(npmModels(model) + "tokenizer.json", npmModels(model) + "tokenizer_config.json");
     EXPECT_TRUE(t.ok()) << (t.ok() ? "" : t.error().toString());
     std::printf("[hf] %s loaded in %.2f s\n", model.c_str(),
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    return t.ok() ? *t : nullptr;
+    if (!t.ok()) return nullptr;
+    cache[model] = *t;
+    return *t;
 }
 
-// Ids from the JavaScript tokenizer for each text.
-std::vector<std::vector<TokenId>> referenceIds(const std::string& model, const std::vector<std::string>& texts,
-                                               bool addSpecial) {
+struct ReferenceIds {
+    std::vector<std::vector<TokenId>> plain;    // add_special_tokens = false
+    std::vector<std::vector<TokenId>> special;  // add_special_tokens = true
+};
+
+// Ids from the JavaScript tokenizer for each text (one node run per model).
+ReferenceIds referenceIds(const std::string& model, const std::vector<std::string>& texts,
+                          const std::vector<std::string>& specialTexts) {
     const std::string dir = ::testing::TempDir();
     const std::string in = dir + "/hf-ref-" + model + "-in.json", out = dir + "/hf-ref-" + model + "-out.json";
     {
         std::ofstream o(in, std::ios::binary);
-        o << nlohmann::json{{"texts", texts}, {"add_special_tokens", addSpecial}}.dump();
+        o << nlohmann::json{{"texts", texts}, {"special_texts", specialTexts}}.dump();
     }
     std::filesystem::remove(out);
     const std::string cmd = "node '" + test::sourcePath("tests/node/hf_tokenize_reference.mjs") + "' " + model + " '" +
@@ -48,8 +58,8 @@ std::vector<std::vector<TokenId>> referenceIds(const std::string& model, const s
     EXPECT_EQ(rc, 0) << "reference script failed: " << cmd << " (is node installed and tests/node/node_modules present?)";
     if (rc != 0) return {};
     const auto j = nlohmann::json::parse(test::readFile(out), nullptr, false);
-    if (j.is_discarded() || !j.contains("ids")) return {};
-    return j["ids"].get<std::vector<std::vector<TokenId>>>();
+    if (j.is_discarded() || !j.contains("ids") || !j.contains("special_ids")) return {};
+    return {j["ids"].get<std::vector<std::vector<TokenId>>>(), j["special_ids"].get<std::vector<std::vector<TokenId>>>()};
 }
 
 std::vector<std::string> vocabInputs() {
@@ -70,7 +80,9 @@ void compareWithJavaScript(const std::string& model) {
     auto mixed = test::MixedText::texts(3000);
     texts.insert(texts.end(), mixed.begin(), mixed.end());
 
-    const auto expected = referenceIds(model, texts, false);
+    const std::vector<std::string> few(texts.begin(), texts.begin() + 20);
+    const auto ref = referenceIds(model, texts, few);
+    const auto& expected = ref.plain;
     ASSERT_EQ(expected.size(), texts.size());
     size_t pass = 0, shown = 0;
     for (size_t i = 0; i < texts.size(); ++i) {
@@ -88,8 +100,7 @@ void compareWithJavaScript(const std::string& model) {
     EXPECT_EQ(pass, texts.size());
 
     // With special tokens added (BOS per the post-processor), on a few texts.
-    std::vector<std::string> few(texts.begin(), texts.begin() + 20);
-    const auto withSpecial = referenceIds(model, few, true);
+    const auto& withSpecial = ref.special;
     ASSERT_EQ(withSpecial.size(), few.size());
     for (size_t i = 0; i < few.size(); ++i)
         EXPECT_EQ(test::idsToString(tok->encode(few[i])), test::idsToString(withSpecial[i])) << model << " '" << few[i] << "'";
