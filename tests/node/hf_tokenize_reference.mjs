@@ -3,8 +3,10 @@
 //   node hf_tokenize_reference.mjs MODEL IN.json OUT.json
 // MODEL: llama3 | qwen3 | gemma3 | llama2.
 // IN.json: {"texts": [...], "special_texts": [...]}: "texts" are encoded without special tokens,
-// "special_texts" (optional) with them (BOS/EOS as the tokenizer's post-processor adds them).
-// OUT.json: {"ids": [[...], ...], "special_ids": [[...], ...], "tokenizer_class": "..."}.
+// "special_texts" (optional) with them (BOS/EOS as the tokenizer's post-processor adds them),
+// "chat_texts" (optional) without them but holding special-token text (which transformers.js
+// always parses as the special tokens).
+// OUT.json: {"ids": [[...], ...], "special_ids": [...], "chat_ids": [...], "tokenizer_class": "..."}.
 import { readFileSync, writeFileSync } from "node:fs";
 
 const [model, inPath, outPath] = process.argv.slice(2);
@@ -23,4 +25,5 @@ const tokenizer = fromPreTrained();
 const input = JSON.parse(readFileSync(inPath, "utf8"));
 const ids = input.texts.map((t) => tokenizer.encode(t, { add_special_tokens: false }));
 const special_ids = (input.special_texts ?? []).map((t) => tokenizer.encode(t, { add_special_tokens: true }));
-writeFileSync(outPath, JSON.stringify({ ids, special_ids, tokenizer_class: tokenizer.constructor.name }));
+const chat_ids = (input.chat_texts ?? []).map((t) => tokenizer.encode(t, { add_special_tokens: false }));
+writeFileSync(outPath, JSON.stringify({ ids, special_ids, chat_ids, tokenizer_class: tokenizer.constructor.name }));

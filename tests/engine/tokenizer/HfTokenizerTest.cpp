@@ -40,16 +40,30 @@ std::shared_ptr<const Tokenizer> loadHf(const std::string& model) {
 struct ReferenceIds {
     std::vector<std::vector<TokenId>> plain;    // add_special_tokens = false
     std::vector<std::vector<TokenId>> special;  // add_special_tokens = true
+    std::vector<std::vector<TokenId>> chat;     // special-token text parsed
 };
+
+// Chat-formatted texts holding each model's special tokens.
+std::vector<std::string> chatTexts(const std::string& model) {
+    if (model == "llama3")
+        return {"<|begin_of_text|><|start_header_id|>user<|end_header_id|>\n\nHello there!<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n",
+                "a<|eot_id|>b <|end_of_text|> c<|reserved_special_token_5|>"};
+    if (model == "qwen3")
+        return {"<|im_start|>system\nYou are helpful.<|im_end|>\n<|im_start|>user\n안녕? 😀<|im_end|>\n<|im_start|>assistant\n<think>\n\n</think>\n\n",
+                "<tool_call>{\"name\": \"f\"}</tool_call><|endoftext|>x"};
+    if (model == "gemma3")
+        return {"<bos><start_of_turn>user\nHi there<end_of_turn>\n<start_of_turn>model\n", "<start_of_image> <eos><pad>"};
+    return {"<s>[INST] Hello [/INST] Hi</s><s>[INST] again [/INST]", " <s> </s>x"};
+}
 
 // Ids from the JavaScript tokenizer for each text (one node run per model).
 ReferenceIds referenceIds(const std::string& model, const std::vector<std::string>& texts,
-                          const std::vector<std::string>& specialTexts) {
+                          const std::vector<std::string>& specialTexts, const std::vector<std::string>& chat) {
     const std::string dir = ::testing::TempDir();
     const std::string in = dir + "/hf-ref-" + model + "-in.json", out = dir + "/hf-ref-" + model + "-out.json";
     {
         std::ofstream o(in, std::ios::binary);
-        o << nlohmann::json{{"texts", texts}, {"special_texts", specialTexts}}.dump();
+        o << nlohmann::json{{"texts", texts}, {"special_texts", specialTexts}, {"chat_texts", chat}}.dump();
     }
     std::filesystem::remove(out);
     const std::string cmd = "node '" + test::sourcePath("tests/node/hf_tokenize_reference.mjs") + "' " + model + " '" +
@@ -58,8 +72,9 @@ ReferenceIds referenceIds(const std::string& model, const std::vector<std::strin
     EXPECT_EQ(rc, 0) << "reference script failed: " << cmd << " (is node installed and tests/node/node_modules present?)";
     if (rc != 0) return {};
     const auto j = nlohmann::json::parse(test::readFile(out), nullptr, false);
-    if (j.is_discarded() || !j.contains("ids") || !j.contains("special_ids")) return {};
-    return {j["ids"].get<std::vector<std::vector<TokenId>>>(), j["special_ids"].get<std::vector<std::vector<TokenId>>>()};
+    if (j.is_discarded() || !j.contains("ids") || !j.contains("special_ids") || !j.contains("chat_ids")) return {};
+    return {j["ids"].get<std::vector<std::vector<TokenId>>>(), j["special_ids"].get<std::vector<std::vector<TokenId>>>(),
+            j["chat_ids"].get<std::vector<std::vector<TokenId>>>()};
 }
 
 std::vector<std::string> vocabInputs() {
@@ -81,7 +96,8 @@ void compareWithJavaScript(const std::string& model) {
     texts.insert(texts.end(), mixed.begin(), mixed.end());
 
     const std::vector<std::string> few(texts.begin(), texts.begin() + 20);
-    const auto ref = referenceIds(model, texts, few);
+    const auto chat = chatTexts(model);
+    const auto ref = referenceIds(model, texts, few, chat);
     const auto& expected = ref.plain;
     ASSERT_EQ(expected.size(), texts.size());
     size_t pass = 0, shown = 0;
@@ -104,6 +120,51 @@ void compareWithJavaScript(const std::string& model) {
     ASSERT_EQ(withSpecial.size(), few.size());
     for (size_t i = 0; i < few.size(); ++i)
         EXPECT_EQ(test::idsToString(tok->encode(few[i])), test::idsToString(withSpecial[i])) << model << " '" << few[i] << "'";
+
+    // Special-token text parsed (how chat templates reach the model); decoding gives it back.
+    ASSERT_EQ(ref.chat.size(), chat.size());
+    for (size_t i = 0; i < chat.size(); ++i) {
+        const auto ids = tok->encode(chat[i], {.addSpecial = false, .parseSpecial = true});
+        EXPECT_EQ(test::idsToString(ids), test::idsToString(ref.chat[i])) << model << " '" << chat[i] << "'";
+        if (model != "llama2" && model != "gemma3") EXPECT_EQ(tok->decode(ids), chat[i]) << model;  // no prefix space added
+    }
+
+    // Mixed text decodes back exactly for byte-level vocabs, and streams as valid UTF-8.
+    if (model == "llama3" || model == "qwen3") {
+        for (size_t i = vocabCount; i < texts.size(); i += 7) {
+            const auto ids = tok->encode(texts[i], {.addSpecial = false});
+            IncrementalDecoder dec(tok);
+            std::string streamed;
+            for (TokenId id : ids) streamed += dec.push(id);
+            streamed += dec.finish();
+            if (model == "llama3") EXPECT_EQ(streamed, texts[i]);  // qwen3 normalizes to NFC first
+            EXPECT_EQ(streamed, tok->decode(ids));
+        }
+    }
+}
+
+TEST(HfTokenizer, EndOfGenerationAndSpecials) {
+    struct Expect {
+        const char* model;
+        std::vector<const char*> eog;
+        const char* bos;
+        bool addsBos;
+    };
+    for (const Expect& e : {Expect{"llama3", {"<|eot_id|>", "<|end_of_text|>"}, "<|begin_of_text|>", false},
+                            Expect{"qwen3", {"<|im_end|>", "<|endoftext|>"}, "", false},
+                            Expect{"gemma3", {"<end_of_turn>", "<eos>"}, "<bos>", true},
+                            Expect{"llama2", {"</s>"}, "<s>", true}}) {
+        auto tok = loadHf(e.model);
+        ASSERT_TRUE(tok);
+        for (const char* t : e.eog) {
+            const TokenId id = tok->findSpecial(t);
+            ASSERT_GE(id, 0) << e.model << " " << t;
+            EXPECT_TRUE(tok->isEndOfGeneration(id)) << e.model << " " << t;
+        }
+        EXPECT_EQ(tok->bosText(), e.bos) << e.model;
+        EXPECT_EQ(tok->addsBos(), e.addsBos) << e.model;
+        EXPECT_FALSE(tok->isEndOfGeneration(tok->encode("Hello", {.addSpecial = false}).at(0))) << e.model;
+    }
 }
 
 // The ids Hugging Face's Python tokenizer produced for the same vocab (llama.cpp's test sets).
