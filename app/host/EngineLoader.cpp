@@ -1,0 +1,44 @@
+#include "host/EngineLoader.h"
+
+#include <algorithm>
+
+namespace hearth::app {
+
+void EngineLoader::load(const LoadTicket& ticket, const EngineConfig& config) {
+    if (ticket.cancelled()) {
+        emit failed(ticket.number, tr("Loading was cancelled."), true);
+        return;
+    }
+    double lastSent = -1;
+    const LoadProgressFn progressFn = [&](float fraction) {
+        // The engine may report per tensor; a queued signal per 0.5 % is plenty for a progress bar.
+        const double f = std::clamp(double(fraction), 0.0, 1.0);
+        if (f - lastSent >= 0.005 || (f >= 1.0 && lastSent < 1.0)) {
+            lastSent = f;
+            emit progress(ticket.number, f);
+        }
+        return !ticket.cancelled();
+    };
+    auto backend = factory_ ? factory_(config, progressFn)
+                            : Result<std::unique_ptr<InferenceBackend>>(
+                                  makeError(ErrorCode::Unavailable, "no backend factory"));
+    if (!backend) {
+        const bool cancelled = backend.error().code == ErrorCode::Cancelled || ticket.cancelled();
+        emit failed(ticket.number, QString::fromStdString(backend.error().toString()), cancelled);
+        return;
+    }
+    if (ticket.cancelled()) {  // finished just as the user pressed cancel: honour the cancel
+        backend->reset();
+        emit failed(ticket.number, tr("Loading was cancelled."), true);
+        return;
+    }
+    emit loaded(ticket.number, SharedBackend(std::move(*backend)));
+}
+
+void EngineLoader::release(const SharedBackend& backend) {
+    SharedBackend local = backend;  // the queued copy in the event is the other reference
+    local.reset();
+    emit released();
+}
+
+}  // namespace hearth::app
