@@ -19,6 +19,7 @@ using TokenId = int32_t;
 struct TokenizeOptions {
     bool addSpecial = true;     // BOS/EOS as the tokenizer's metadata asks (add_bos/add_eos)
     bool parseSpecial = false;  // text like "<|im_end|>" becomes the special token, not its characters
+                                // (user-defined / non-special added tokens are always matched)
 };
 
 class Tokenizer {
@@ -30,8 +31,11 @@ public:
                                                                     const std::string& tokenizerConfigJsonPath);
     virtual ~Tokenizer() = default;
 
+    // Invalid UTF-8 in text is replaced by U+FFFD first; never fails.
     virtual std::vector<TokenId> encode(std::string_view text, TokenizeOptions opts = {}) const = 0;
     // Concatenated pieces; special/control tokens render as their text unless skipSpecial.
+    // Nothing is stripped: a SentencePiece word-start token gives its leading space (as llama.cpp
+    // prints completions). Ids outside the vocab are ignored.
     virtual std::string decode(std::span<const TokenId> ids, bool skipSpecial = false) const = 0;
     // The bytes one token contributes (may be a partial UTF-8 sequence for byte tokens).
     virtual std::string tokenPiece(TokenId id) const = 0;
