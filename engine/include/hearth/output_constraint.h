@@ -10,7 +10,8 @@
 // included). Annotations (title, description, default, examples, format, ...) are ignored. Any other
 // assertion (pattern, minimum, maximum, multipleOf, not, if/then/else, prefixItems, ...) is refused.
 // Limits: 256 properties per object, 256 enum values, nesting 45 levels, numbers 32 characters
-// (integers 20), at most 64 whitespace bytes in a row between tokens.
+// (integers 20, exponents 2 digits); whitespace between tokens is one space or tab, or a newline
+// followed by at most 20 spaces/tabs; nothing may follow the top-level value.
 
 #include "hearth/engine.h"
 #include "hearth/result.h"

@@ -54,6 +54,7 @@ JsonMachine::JsonMachine(const CompiledSchema& schema) : schema_(&schema) {
 void JsonMachine::copyFrom(const JsonMachine& other) {
     stack_.assign(other.stack_.begin(), other.stack_.end());
     wsRun_ = other.wsRun_;
+    wsNewline_ = other.wsNewline_;
 }
 
 bool JsonMachine::feed(uint8_t c) {
@@ -129,14 +130,24 @@ void JsonMachine::valueDone() {
     }
 }
 
-bool JsonMachine::takeWhitespace() { return ++wsRun_ <= kMaxWhitespaceRun; }
+bool JsonMachine::takeWhitespace(uint8_t c) {
+    // A run is " ", "\t", or "\n" followed by up to kMaxIndent spaces/tabs.
+    if (wsRun_ == 0) {
+        if (c == '\r') return false;
+        wsNewline_ = c == '\n';
+    } else if (!wsNewline_ || c == '\n' || c == '\r' || wsRun_ > kMaxIndent) {
+        return false;
+    }
+    ++wsRun_;
+    return true;
+}
 
 JsonMachine::Outcome JsonMachine::feedRoot(Frame&, uint8_t) {
     return Outcome::Reject;  // phase 1: the document is closed; phase 0 always has a Value on top
 }
 
 JsonMachine::Outcome JsonMachine::feedValue(Frame& f, uint8_t c) {
-    if (isWs(c)) return takeWhitespace() ? Outcome::Consumed : Outcome::Reject;
+    if (isWs(c)) return takeWhitespace(c) ? Outcome::Consumed : Outcome::Reject;
     const SchemaNode& n = nodeOf(f);
     const int32_t node = f.node;
     Frame next;
@@ -205,7 +216,7 @@ bool JsonMachine::requiredMet(const Frame& object) const {
 JsonMachine::Outcome JsonMachine::feedObject(Frame& f, uint8_t c) {
     const SchemaNode& n = nodeOf(f);
     if (isWs(c) && f.phase != kObjInKey && f.phase != kObjInValue)
-        return takeWhitespace() ? Outcome::Consumed : Outcome::Reject;
+        return takeWhitespace(c) ? Outcome::Consumed : Outcome::Reject;
     switch (f.phase) {
     case kObjOpen:
     case kObjAfterComma:
@@ -253,7 +264,7 @@ JsonMachine::Outcome JsonMachine::feedObject(Frame& f, uint8_t c) {
 
 JsonMachine::Outcome JsonMachine::feedArray(Frame& f, uint8_t c) {
     const SchemaNode& n = nodeOf(f);
-    if (isWs(c)) return takeWhitespace() ? Outcome::Consumed : Outcome::Reject;
+    if (isWs(c)) return takeWhitespace(c) ? Outcome::Consumed : Outcome::Reject;
     Frame value;
     value.kind = Kind::Value;
     value.node = n.items;

@@ -12,8 +12,9 @@
 // checked before a byte is taken: a string at maxLength takes only its closing quote, an array at
 // maxItems takes no ',' and an object with no key left takes no ','. Numbers are capped at
 // kMaxNumberLength characters and exponents at kMaxExponentDigits digits (so every number parses
-// as a finite double everywhere), runs of whitespace between tokens at kMaxWhitespaceRun bytes and
-// nesting at kMaxDepth frames, so a model cannot loop forever inside one token class.
+// as a finite double everywhere), whitespace between tokens to one space or one newline followed by
+// at most kMaxIndent spaces/tabs, and nesting to kMaxDepth frames, so a model cannot loop forever
+// inside one token class (whitespace loops are the classic failure of JSON-constrained sampling).
 // After a rejected feed() the machine is unusable; callers feed a copy (see JsonConstraint).
 
 #include <cstdint>
@@ -27,7 +28,7 @@ inline constexpr int kMaxDepth = 48;
 inline constexpr int kMaxNumberLength = 32;
 inline constexpr int kMaxIntegerLength = 20;
 inline constexpr int kMaxExponentDigits = 2;
-inline constexpr int kMaxWhitespaceRun = 64;
+inline constexpr int kMaxIndent = 20;
 
 class JsonMachine {
 public:
@@ -85,7 +86,7 @@ private:
 
     bool push(const Frame& f);
     void valueDone();  // pops the finished value and advances its container
-    bool takeWhitespace();
+    bool takeWhitespace(uint8_t c);
     bool canAddKey(const Frame& object) const;
     bool requiredMet(const Frame& object) const;
     bool numberAccepting(const Frame& f) const;
@@ -95,7 +96,8 @@ private:
 
     const CompiledSchema* schema_;
     std::vector<Frame> stack_;
-    int wsRun_ = 0;
+    int wsRun_ = 0;         // whitespace bytes since the last other byte
+    bool wsNewline_ = false;  // the current run started with a newline
 };
 
 }  // namespace hearth::constraint

@@ -93,8 +93,11 @@ TEST(JsonMachine, LimitsKeepGenerationFinite) {
     const CompiledSchema any = SchemaCompiler::anyObject();
     EXPECT_TRUE(acceptsComplete(any, "{\"n\":" + std::string(kMaxIntegerLength, '7') + "}"));
     EXPECT_EQ(rejectsAt(any, "{\"n\":" + std::string(kMaxNumberLength + 1, '7') + "}"), 5 + kMaxNumberLength);
-    EXPECT_TRUE(acceptsComplete(any, "{" + std::string(kMaxWhitespaceRun, ' ') + "}"));
-    EXPECT_EQ(rejectsAt(any, "{" + std::string(kMaxWhitespaceRun + 1, ' ') + "}"), 1 + kMaxWhitespaceRun);
+    EXPECT_TRUE(acceptsComplete(any, "{\n" + std::string(kMaxIndent, ' ') + "\"a\": 1,\n\t\"b\":\t2\n}"));
+    EXPECT_EQ(rejectsAt(any, "{\n" + std::string(kMaxIndent + 1, ' ') + "}"), 2 + kMaxIndent);
+    EXPECT_EQ(rejectsAt(any, "{  }"), 2);      // one space, not two
+    EXPECT_EQ(rejectsAt(any, "{\n\n}"), 2);   // one newline per run
+    EXPECT_EQ(rejectsAt(any, "{\r\n}"), 1);
     std::string deep = "{\"a\":";
     int opened = 1;
     while (rejectsAt(any, deep + "[") < 0 && opened < 200) { deep += "["; ++opened; }
