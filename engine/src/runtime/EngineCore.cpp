@@ -95,6 +95,18 @@ void EngineCore::add(RequestId id, const GenerationRequest& req, std::shared_ptr
             return;
         }
     }
+    if (req.constraint.kind != OutputConstraint::Kind::None) {
+        if (!tokenizer_) {
+            stream->fail(makeError(ErrorCode::InvalidArgument, "constrained output needs the model's tokenizer"));
+            return;
+        }
+        auto c = constraint::JsonConstraint::create(req.constraint, *tokenizer_);
+        if (!c) {
+            stream->fail(c.error());
+            return;
+        }
+        stream->setConstraint(std::move(*c));
+    }
     ++totalRequests_;
     totalPromptTokens_ += tokens.size();
     if (req.maxTokens == 0 && !tokens.empty()) {
@@ -152,7 +164,13 @@ Status EngineCore::step() {
         ++row;
         RequestStream& stream = *streams_.at(s.id);
         const Request& r = *scheduler_->request(s.id);
-        const TokenId t = stream.sampler().sample(logits, static_cast<int32_t>(vocab_), r.tokens);
+        const std::vector<bool>* allowed = nullptr;
+        if (auto* c = stream.constraint()) {
+            c->allowedTokens(allowed_);
+            allowed_.resize(vocab_, false);  // ids past the tokenizer's vocabulary are never valid output
+            allowed = &allowed_;
+        }
+        const TokenId t = stream.sampler().sample(logits, static_cast<int32_t>(vocab_), r.tokens, allowed);
         sampled_.push_back(t);
         if (stream.logprobs() > 0)
             sampledLogprobs_.push_back(Sampler::logprobs(logits, static_cast<int32_t>(vocab_), t, stream.logprobs()));
@@ -173,6 +191,10 @@ Status EngineCore::step() {
         else metrics_.recordItl(gap);
         ++totalGeneratedTokens_;
         if (!u.finished && stream.stopStringMatched()) scheduler_->finish(u.id, FinishReason::Stop);
+        // A constrained document that closed ends the request (no end-of-generation token needed).
+        if (auto* c = stream.constraint(); c && c->accept(u.token) && c->isFinished() && !u.finished &&
+                                           !stream.stopStringMatched())
+            scheduler_->finish(u.id, FinishReason::Stop);
     }
     for (const auto& s : out.seqs) {
         auto it = streams_.find(s.id);

@@ -77,6 +77,7 @@ private:
     ForwardBatch batch_;
     std::vector<float> logits_;
     std::vector<TokenId> sampled_;
+    std::vector<bool> allowed_;  // constrained decoding: the vocabulary mask of the row being sampled
     std::vector<std::optional<TokenLogprob>> sampledLogprobs_;
     uint64_t totalPromptTokens_ = 0, totalGeneratedTokens_ = 0, totalRequests_ = 0;
 };

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "constraint/JsonConstraint.h"
 #include "hearth/engine.h"
 #include "runtime/StopStringMatcher.h"
 #include "sampling/Sampler.h"
@@ -30,6 +31,9 @@ public:
     int logprobs() const { return logprobs_; }
     bool done() const { return done_; }
     bool stopStringMatched() const { return stops_.matched(); }
+    // response_format constraint (null when the output is free).
+    constraint::JsonConstraint* constraint() { return constraint_.get(); }
+    void setConstraint(std::unique_ptr<constraint::JsonConstraint> c) { constraint_ = std::move(c); }
 
     // A generated token. Stop tokens end the request without being shown (no text, no id).
     // Returns the inter-token gap in ms (or the TTFT for the first token) for the metrics.
@@ -50,6 +54,7 @@ private:
     std::optional<IncrementalDecoder> decoder_;
     StopStringMatcher stops_;
     Sampler sampler_;
+    std::unique_ptr<constraint::JsonConstraint> constraint_;
     int logprobs_ = 0;
     Clock::time_point submitted_, last_;
     bool hasFirst_ = false;
