@@ -220,3 +220,8 @@ TEST(HfTokenizer, Llama3MatchesHuggingFaceVocabIds) { compareWithVocabOut("llama
 TEST(HfTokenizer, Qwen3MatchesHuggingFaceVocabIds) { compareWithVocabOut("qwen3", "qwen2"); }
 
 }  // namespace
+namespace {
+// Gemma 4's reference set was produced with the same SentencePiece vocab as Gemma 3's.
+// (Qwen 3.5's set is not: its vocab differs from Qwen 3's.)
+TEST(HfTokenizer, Gemma3MatchesGemma4VocabIds) { compareWithVocabOut("gemma3", "gemma-4"); }
+}  // namespace
