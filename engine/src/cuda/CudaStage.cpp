@@ -1,0 +1,445 @@
+#include "cuda/CudaStage.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "cpu/CpuOps.h"
+#include "sampling/Sampler.h"
+
+namespace hearth::cuda {
+namespace {
+
+constexpr uint64_t kMarginBytes = 256ull << 20;      // left free on the device for the driver and cuBLAS
+constexpr uint64_t kPartialBytes = 64ull << 20;      // cap of the attention partition buffers
+constexpr uint64_t kDequantCap = 256ull << 20;       // cap of the f16 weight chunk for cuBLAS
+constexpr int kMaxPartitions = 16;
+constexpr int kPartitionBlocks = 16;                 // KV blocks per attention partition (as in the kernel)
+
+bool quantized(int t) { return t != 0 && t != 1 && t != 30; }
+
+}  // namespace
+
+Result<std::unique_ptr<CudaStage>> CudaStage::create(const HearthCudaStageArgs& a) {
+    std::unique_ptr<CudaStage> s(new CudaStage());
+    HEARTH_TRY(s->init(a));
+    return s;
+}
+
+CudaStage::~CudaStage() {
+    cudaSetDevice(device_);
+    if (stream_) cudaStreamSynchronize(stream_);
+    graphs_.clear();
+    if (stream_) cudaStreamDestroy(stream_);
+}
+
+Status CudaStage::init(const HearthCudaStageArgs& a) {
+    const ModelWeights& w = *a.weights;
+    cfg_ = w.config();
+    device_ = a.device;
+    first_ = a.firstLayer;
+    last_ = a.lastLayer;
+    embedding_ = a.embedding != 0;
+    head_ = a.head != 0;
+    useGraphs_ = a.useGraphs != 0;
+    if (first_ < 0 || first_ >= last_ || last_ > static_cast<int>(cfg_.nLayers))
+        return makeError(ErrorCode::InvalidArgument, "CUDA stage layer range is outside the model");
+    if (cfg_.headDim > kAttnMaxHeadDim)
+        return makeError(ErrorCode::UnsupportedArch, "head size " + std::to_string(cfg_.headDim) +
+                                                         " is larger than the CUDA backend supports (256)");
+    if (cfg_.gqaGroup() > kAttnMaxRows)
+        return makeError(ErrorCode::UnsupportedArch, "a GQA group of " + std::to_string(cfg_.gqaGroup()) +
+                                                         " query heads per KV head is more than the CUDA backend supports (32)");
+    HEARTH_CUDA_TRY(cudaSetDevice(device_));
+    cudaDeviceProp prop{};
+    HEARTH_CUDA_TRY(cudaGetDeviceProperties(&prop, device_));
+    deviceName_ = prop.name;
+    name_ = deviceName_ + " (cuda" + std::to_string(device_) +
+            (a.logicalCount > 1 ? "#" + std::to_string(a.logicalIndex) : std::string()) + ")";
+    if (prop.major < 7 || (prop.major == 7 && prop.minor < 5))
+        return makeError(ErrorCode::Unavailable, name_ + " has compute capability " + std::to_string(prop.major) + "." +
+                                                     std::to_string(prop.minor) + "; the CUDA backend needs 8.0 or newer");
+    HEARTH_CUDA_TRY(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    HEARTH_CUDA_TRY(prepareAttention());
+    if (w.ropeFreqs.present()) {
+        const auto* f = static_cast<const float*>(w.ropeFreqs.data);
+        ropeFreqs_.assign(f, f + cfg_.ropeDims / 2);
+    }
+    tileTokens_ = std::max(1, kAttnMaxRows / static_cast<int>(cfg_.gqaGroup()));
+    kv_ = CudaKvLayout{kKvF16, static_cast<uint32_t>(last_ - first_), cfg_.nHeadKv, cfg_.headDim};
+
+    // f16 chunk for the cuBLAS path: the largest quantized matrix, capped.
+    auto consider = [&](const TensorView& t) {
+        if (t.present() && quantized(static_cast<int>(t.type)))
+            dequantBytes_ = std::max<uint64_t>(dequantBytes_, std::min<uint64_t>(kDequantCap, t.rows * t.cols * 2ull));
+    };
+    for (int li = first_; li < last_; ++li)
+        for (const TensorView* t : {&w.layers[li].wq, &w.layers[li].wk, &w.layers[li].wv, &w.layers[li].wo,
+                                    &w.layers[li].wGate, &w.layers[li].wUp, &w.layers[li].wDown})
+            consider(*t);
+    if (head_) consider(w.output);
+
+    const int tokens = std::max(64, a.maxBatchTokens);
+    const int logitRows = std::min(tokens, 256);
+    auto up = DeviceWeights::upload(w, first_, last_, embedding_, head_, scratchEstimate(tokens, logitRows) + kMarginBytes, name_);
+    if (!up) return up.error();
+    weights_ = std::move(*up);
+    HEARTH_TRY(ensureCapacity(tokens, logitRows));
+    HEARTH_TRY(ensureRope(std::max<int>(4096, std::min<int>(cfg_.nCtxTrain, 8192)) - 1));
+    return Status::success();
+}
+
+uint64_t CudaStage::scratchEstimate(int T, int R) const {
+    const uint64_t E = cfg_.nEmbd, Q = cfg_.qDim(), KV = cfg_.kvDim(), F = cfg_.nFf, V = cfg_.nVocab;
+    const uint64_t maxCols = std::max({E, Q, F});
+    uint64_t n = T * (E + 2 * Q + 2 * KV + 2 * F) * 4;        // x, q, k, v, att, ffn, up
+    n += T * maxCols * (1 + 2 + 4) + T * maxCols / 32 * 8;   // LinearOps inputs
+    n += dequantBytes_ + (32ull << 20);                      // f16 weight chunk, cuBLAS workspace
+    n += kPartialBytes + R * V * 4 + (8ull << 20);           // attention partitions, logits, metadata
+    return n;
+}
+
+Status CudaStage::ensureCapacity(int tokens, int logitRows) {
+    if (tokens <= capTokens_ && logitRows <= capLogits_) return Status::success();
+    graphs_.clear();
+    HEARTH_CUDA_TRY(cudaStreamSynchronize(stream_));
+    const uint64_t E = cfg_.nEmbd, Q = cfg_.qDim(), KV = cfg_.kvDim(), F = cfg_.nFf, V = cfg_.nVocab;
+    if (tokens > capTokens_) {
+        const uint64_t T = static_cast<uint64_t>(std::max(tokens, capTokens_ + capTokens_ / 2));
+        HEARTH_TRY(x_.allocate(T * E * 4, "hidden states"));
+        HEARTH_TRY(q_.allocate(T * Q * 4, "queries"));
+        HEARTH_TRY(k_.allocate(T * KV * 4, "keys"));
+        HEARTH_TRY(v_.allocate(T * KV * 4, "values"));
+        HEARTH_TRY(att_.allocate(T * Q * 4, "attention output"));
+        HEARTH_TRY(ffn_.allocate(T * F * 4, "feed-forward"));
+        HEARTH_TRY(up_.allocate(T * F * 4, "feed-forward"));
+        HEARTH_TRY(partO_.allocate(kPartialBytes, "attention partitions"));
+        HEARTH_TRY(partML_.allocate(kPartialBytes / (cfg_.headDim + 2) * 2 + 64, "attention partitions"));
+        HEARTH_TRY(linear_.init(static_cast<int>(T), static_cast<int>(std::max({E, Q, F})), dequantBytes_, stream_));
+        capTokens_ = static_cast<int>(T);
+    }
+    if (logitRows > capLogits_ || !logits_.size()) {
+        const uint64_t R = static_cast<uint64_t>(std::max(logitRows, capLogits_));
+        HEARTH_TRY(logits_.allocate(R * V * 4, "logits"));
+        HEARTH_TRY(sampled_.allocate(R * 8, "sampled tokens"));
+        capLogits_ = static_cast<int>(R);
+    }
+    const uint64_t hostBytes = std::max<uint64_t>(static_cast<uint64_t>(capTokens_) * E, static_cast<uint64_t>(capLogits_) * (V + 2)) * 4;
+    if (hostOut_.size() < hostBytes) HEARTH_TRY(hostOut_.allocate(hostBytes, "step outputs"));
+    return Status::success();
+}
+
+Status CudaStage::ensureRope(int maxPosition) {
+    if (maxPosition < ropeLen_) return Status::success();
+    const int pairs = static_cast<int>(cfg_.ropeDims / 2);
+    int len = std::max(ropeLen_, 4096);
+    while (len <= maxPosition) len *= 2;
+    graphs_.clear();
+    HEARTH_CUDA_TRY(cudaStreamSynchronize(stream_));
+    // The CPU's own angle computation, so both backends rotate by identical cos/sin values.
+    std::vector<float> c(static_cast<size_t>(len) * pairs), s(c.size());
+    const float* freqs = ropeFreqs_.empty() ? nullptr : ropeFreqs_.data();
+    for (int p = 0; p < len; ++p)
+        cpu::ropeAngles(static_cast<float>(p), cfg_, freqs, c.data() + static_cast<size_t>(p) * pairs,
+                        s.data() + static_cast<size_t>(p) * pairs);
+    HEARTH_TRY(ropeCos_.allocate(c.size() * 4, "rope table"));
+    HEARTH_TRY(ropeSin_.allocate(s.size() * 4, "rope table"));
+    HEARTH_CUDA_TRY(cudaMemcpy(ropeCos_.data(), c.data(), c.size() * 4, cudaMemcpyHostToDevice));
+    HEARTH_CUDA_TRY(cudaMemcpy(ropeSin_.data(), s.data(), s.size() * 4, cudaMemcpyHostToDevice));
+    ropeLen_ = len;
+    return Status::success();
+}
+
+uint64_t CudaStage::kvBlockBytes(KvDType dtype) const {
+    CudaKvLayout l = kv_;
+    l.kind = CudaKvLayout::kindOf(dtype);
+    return l.blockBytes();
+}
+
+Status CudaStage::allocateKv(uint32_t numBlocks, KvDType dtype) {
+    HEARTH_CUDA_TRY(cudaSetDevice(device_));
+    if (numBlocks == 0) return makeError(ErrorCode::InvalidArgument, "KV pool needs at least one block");
+    if (dtype == KvDType::Q8_0 && cfg_.headDim % 32 != 0)
+        return makeError(ErrorCode::InvalidArgument, "q8_0 KV cache needs a head size that is a multiple of 32 (this model's is " +
+                                                         std::to_string(cfg_.headDim) + ")");
+    CudaKvLayout l = kv_;
+    l.kind = CudaKvLayout::kindOf(dtype);
+    const uint64_t bytes = static_cast<uint64_t>(numBlocks) * l.blockBytes();
+    graphs_.clear();
+    HEARTH_CUDA_TRY(cudaStreamSynchronize(stream_));
+    kvPool_.reset();
+    size_t freeB = 0, totalB = 0;
+    HEARTH_CUDA_TRY(cudaMemGetInfo(&freeB, &totalB));
+    if (bytes + kMarginBytes > freeB)
+        return makeError(ErrorCode::OutOfMemory, "a KV pool of " + std::to_string(numBlocks) + " blocks (" +
+                                                     std::to_string(bytes >> 20) + " MiB) does not fit on " + name_ +
+                                                     ": " + std::to_string(freeB >> 20) + " MiB free, " +
+                                                     std::to_string(kMarginBytes >> 20) + " MiB kept as a margin");
+    HEARTH_TRY(kvPool_.allocate(bytes, "the KV pool"));
+    HEARTH_CUDA_TRY(cudaMemsetAsync(kvPool_.data(), 0, bytes, stream_));
+    HEARTH_CUDA_TRY(cudaStreamSynchronize(stream_));
+    kv_ = l;
+    numBlocks_ = numBlocks;
+    return Status::success();
+}
+
+int CudaStage::partitionsFor(const StepShape& sh, bool graph) const {
+    const uint64_t perPartition = static_cast<uint64_t>(sh.tokens) * cfg_.nHead * (cfg_.headDim + 2) * 4;
+    int cap = static_cast<int>(std::min<uint64_t>(kMaxPartitions, kPartialBytes / std::max<uint64_t>(1, perPartition)));
+    cap = std::max(1, cap);
+    if (graph) return cap;
+    const int need = (sh.maxKeyBlocks + kPartitionBlocks - 1) / kPartitionBlocks;
+    return std::max(1, std::min(cap, need));
+}
+
+Status CudaStage::run(const ForwardBatch& b, const Io& io) {
+    HEARTH_CUDA_TRY(cudaSetDevice(device_));
+    if (!kvPool_.size()) return makeError(ErrorCode::Internal, "forward before allocateKv");
+    const bool sample = head_ && !io.sampling.empty();
+    if (sample && io.sampling.size() != b.logitRows.size())
+        return makeError(ErrorCode::InvalidArgument, "one sampling entry per logit row is needed");
+    bool decode = useGraphs_ && embedding_ && head_ && b.logitRows.size() == b.seqs.size() &&
+                  b.numTokens() == static_cast<int>(b.seqs.size());
+    for (size_t i = 0; decode && i < b.logitRows.size(); ++i) decode = b.logitRows[i] == static_cast<int32_t>(i);
+    const int bucket = decode ? DecodeGraphs::bucketFor(b.numTokens()) : 0;
+    const bool graph = bucket > 0;
+
+    const StepShape sh = meta_.build(b, tileTokens_, graph ? bucket : 0, io.sampling);
+    HEARTH_TRY(ensureCapacity(sh.tokens, std::max(sh.logitRows, 1)));
+    HEARTH_TRY(ensureRope(sh.maxPosition));
+    bool moved = false;
+    HEARTH_TRY(meta_.upload(stream_, moved));
+    if (moved) graphs_.clear();
+    if (!embedding_) {
+        if (!io.hiddenIn) return makeError(ErrorCode::Internal, "CUDA stage without the embedding got no hidden states");
+        HEARTH_CUDA_TRY(cudaMemcpyAsync(x_.data(), io.hiddenIn, static_cast<size_t>(sh.realTokens) * cfg_.nEmbd * 4,
+                                        cudaMemcpyHostToDevice, stream_));
+    }
+    partitions_ = partitionsFor(sh, graph);
+    if (graph) {
+        HEARTH_TRY(graphs_.launch(bucket * 2 + (sample ? 1 : 0), stream_, [&] { return enqueueStep(sh, sample); }));
+    } else {
+        HEARTH_TRY(enqueueStep(sh, sample));
+    }
+    return collect(sh, io, sample);
+}
+
+Status CudaStage::enqueueStep(const StepShape& sh, bool sample) {
+    const int E = static_cast<int>(cfg_.nEmbd);
+    if (embedding_) {
+        const DevTensor& t = weights_.tokenEmbd;
+        HEARTH_TRY(cudaStatus(launchDequantRows(t.type, t.data, t.rowBytes, E, meta_.tokens(), 0, sh.tokens, x_.data(), false, stream_),
+                              "embedding lookup"));
+    }
+    for (int li = first_; li < last_; ++li) HEARTH_TRY(enqueueLayer(li, sh));
+    if (!head_ || sh.logitRows == 0) return Status::success();
+    const LinearInput in{x_.as<float>(), E, sh.logitRows, E, meta_.logitRows(), weights_.outputNorm.f32(), cfg_.rmsEps};
+    const Projection out[1] = {{&weights_.output, logits_.as<float>(), static_cast<int>(cfg_.nVocab), false}};
+    HEARTH_TRY(linear_.project(in, out));
+    if (sample) {
+        SampleParams sp;
+        sp.logits = logits_.as<float>();
+        sp.vocab = static_cast<int>(cfg_.nVocab);
+        sp.rows = meta_.sampling();
+        sp.tokens = sampled_.as<int32_t>();
+        sp.fallback = sampled_.as<int32_t>() + capLogits_;
+        HEARTH_TRY(cudaStatus(launchSample(sp, sh.logitRows, stream_), "sampling"));
+    }
+    return Status::success();
+}
+
+Status CudaStage::enqueueLayer(int li, const StepShape& sh) {
+    const DevLayer& L = weights_.layers[static_cast<size_t>(li - first_)];
+    const uint32_t kvl = static_cast<uint32_t>(li - first_);
+    const int T = sh.tokens, E = static_cast<int>(cfg_.nEmbd), Q = static_cast<int>(cfg_.qDim());
+    const int KV = static_cast<int>(cfg_.kvDim()), F = static_cast<int>(cfg_.nFf);
+
+    const LinearInput a{x_.as<float>(), E, T, E, nullptr, L.attnNorm.f32(), cfg_.rmsEps};
+    const Projection qkv[3] = {{&L.wq, q_.as<float>(), Q, false}, {&L.wk, k_.as<float>(), KV, false},
+                               {&L.wv, v_.as<float>(), KV, false}};
+    HEARTH_TRY(linear_.project(a, qkv));
+
+    RopeStoreParams r;
+    r.q = q_.as<float>();
+    r.k = k_.as<float>();
+    r.v = v_.as<float>();
+    r.T = T;
+    r.Hq = static_cast<int>(cfg_.nHead);
+    r.Hkv = static_cast<int>(cfg_.nHeadKv);
+    r.D = static_cast<int>(cfg_.headDim);
+    r.ropePairs = static_cast<int>(cfg_.ropeDims / 2);
+    r.neox = cfg_.ropeStyle == RopeStyle::NeoX ? 1 : 0;
+    r.ropeCos = ropeCos_.as<float>();
+    r.ropeSin = ropeSin_.as<float>();
+    r.tokenPos = meta_.positions();
+    r.tokenSlot = meta_.slots();
+    r.bq = L.bq.present() ? L.bq.f32() : nullptr;
+    r.bk = L.bk.present() ? L.bk.f32() : nullptr;
+    r.bv = L.bv.present() ? L.bv.f32() : nullptr;
+    r.qNorm = L.qNorm.present() ? L.qNorm.f32() : nullptr;
+    r.kNorm = L.kNorm.present() ? L.kNorm.f32() : nullptr;
+    r.eps = cfg_.rmsEps;
+    r.pool = kvPool_.as<uint8_t>();
+    r.blockBytes = kv_.blockBytes();
+    r.kOff = kv_.kOff(kvl);
+    r.vOff = kv_.vOff(kvl);
+    r.kScaleOff = kv_.kScaleOff(kvl);
+    r.vScaleOff = kv_.vScaleOff(kvl);
+    r.kvKind = kv_.kind;
+    r.rowBytes = static_cast<int>(kv_.rowBytes());
+    HEARTH_TRY(cudaStatus(launchRopeStore(r, stream_), "rope and KV store"));
+
+    AttnParams at;
+    at.q = q_.as<float>();
+    at.out = att_.as<float>();
+    at.partO = partO_.as<float>();
+    at.partML = partML_.as<float>();
+    at.tiles = meta_.tiles();
+    at.seqs = meta_.seqs();
+    at.blockTables = meta_.blockTables();
+    at.pool = kvPool_.as<uint8_t>();
+    at.blockBytes = r.blockBytes;
+    at.kOff = r.kOff;
+    at.vOff = r.vOff;
+    at.kScaleOff = r.kScaleOff;
+    at.vScaleOff = r.vScaleOff;
+    at.rowBytes = r.rowBytes;
+    at.kvKind = kv_.kind;
+    at.T = T;
+    at.Hq = r.Hq;
+    at.Hkv = r.Hkv;
+    at.D = r.D;
+    at.G = static_cast<int>(cfg_.gqaGroup());
+    at.tileRows = tileTokens_ * at.G;
+    at.partitions = partitions_;
+    at.scale = 1.0f / std::sqrt(static_cast<float>(cfg_.headDim));
+    HEARTH_TRY(cudaStatus(launchAttention(at, sh.tiles, stream_), "attention"));
+
+    const LinearInput o{att_.as<float>(), Q, T, Q};
+    const Projection wo[1] = {{&L.wo, x_.as<float>(), E, true}};
+    HEARTH_TRY(linear_.project(o, wo));
+
+    const LinearInput f{x_.as<float>(), E, T, E, nullptr, L.ffnNorm.f32(), cfg_.rmsEps};
+    HEARTH_TRY(linear_.gatedFfn(f, L.wGate, L.wUp, ffn_.as<float>(), up_.as<float>()));
+    const LinearInput d{ffn_.as<float>(), F, T, F};
+    const Projection down[1] = {{&L.wDown, x_.as<float>(), E, true}};
+    return linear_.project(d, down);
+}
+
+Status CudaStage::collect(const StepShape& sh, const Io& io, bool sample) {
+    const size_t V = cfg_.nVocab, E = cfg_.nEmbd;
+    const size_t R = static_cast<size_t>(sh.realLogitRows);
+    if (!head_) {
+        if (!io.hiddenOut) return makeError(ErrorCode::Internal, "CUDA stage without the head got no output buffer");
+        const size_t n = static_cast<size_t>(sh.realTokens) * E;
+        HEARTH_CUDA_TRY(cudaMemcpyAsync(hostOut_.data(), x_.data(), n * 4, cudaMemcpyDeviceToHost, stream_));
+        HEARTH_CUDA_TRY(cudaStreamSynchronize(stream_));
+        std::memcpy(io.hiddenOut, hostOut_.data(), n * 4);
+        return Status::success();
+    }
+    if (sample) {
+        auto* host = hostOut_.as<int32_t>();
+        HEARTH_CUDA_TRY(cudaMemcpyAsync(host, sampled_.data(), R * 4, cudaMemcpyDeviceToHost, stream_));
+        HEARTH_CUDA_TRY(cudaMemcpyAsync(host + R, sampled_.as<int32_t>() + capLogits_, R * 4, cudaMemcpyDeviceToHost, stream_));
+        HEARTH_CUDA_TRY(cudaStreamSynchronize(stream_));
+        if (!io.tokens) return makeError(ErrorCode::Internal, "sampling without a token buffer");
+        io.tokens->assign(host, host + R);
+        std::vector<int32_t> flags(host + R, host + 2 * R);
+        for (size_t i = 0; i < R; ++i)
+            if (flags[i]) HEARTH_TRY(hostSample(static_cast<int>(i), io.sampling[i], (*io.tokens)[i]));
+        return Status::success();
+    }
+    if (!io.logits) return makeError(ErrorCode::Internal, "head stage called without a logits buffer");
+    io.logits->resize(R * V);
+    if (R) {
+        HEARTH_CUDA_TRY(cudaMemcpyAsync(hostOut_.data(), logits_.data(), R * V * 4, cudaMemcpyDeviceToHost, stream_));
+        HEARTH_CUDA_TRY(cudaStreamSynchronize(stream_));
+        std::memcpy(io.logits->data(), hostOut_.data(), R * V * 4);
+    } else {
+        HEARTH_CUDA_TRY(cudaStreamSynchronize(stream_));
+    }
+    return Status::success();
+}
+
+Status CudaStage::hostSample(int row, const Backend::RowSampling& rs, int32_t& token) {
+    const size_t V = cfg_.nVocab;
+    rowScratch_.resize(V);
+    HEARTH_CUDA_TRY(cudaMemcpy(rowScratch_.data(), logits_.as<float>() + static_cast<size_t>(row) * V, V * 4,
+                               cudaMemcpyDeviceToHost));
+    SamplingParams sp;
+    sp.temperature = rs.temperature;
+    sp.topK = rs.topK;
+    sp.topP = rs.topP;
+    sp.minP = rs.minP;
+    sp.seed = 0;
+    Sampler sampler(sp);
+    std::vector<Candidate> dist;
+    sampler.distribution(rowScratch_.data(), static_cast<int32_t>(V), {}, dist);
+    // Sampler::draw with the row's own uniform.
+    token = dist.back().id;
+    if (dist.size() == 1) {
+        token = dist.front().id;
+        return Status::success();
+    }
+    float cum = 0;
+    for (const Candidate& c : dist) {
+        cum += c.prob;
+        if (rs.uniform < cum) {
+            token = c.id;
+            break;
+        }
+    }
+    return Status::success();
+}
+
+Status CudaStage::copyBlocksToHost(std::span<const int32_t> blocks, uint8_t* host, uint64_t hostStride) {
+    HEARTH_CUDA_TRY(cudaSetDevice(device_));
+    const uint64_t bb = kv_.blockBytes();
+    for (size_t i = 0; i < blocks.size(); ++i) {
+        if (blocks[i] < 0 || static_cast<uint32_t>(blocks[i]) >= numBlocks_)
+            return makeError(ErrorCode::Internal, "copy of KV block " + std::to_string(blocks[i]) + " out of range");
+        HEARTH_CUDA_TRY(cudaMemcpyAsync(host + i * hostStride, kvPool_.as<uint8_t>() + static_cast<uint64_t>(blocks[i]) * bb, bb,
+                                        cudaMemcpyDeviceToHost, stream_));
+    }
+    HEARTH_CUDA_TRY(cudaStreamSynchronize(stream_));
+    return Status::success();
+}
+
+Status CudaStage::copyBlocksFromHost(std::span<const int32_t> blocks, const uint8_t* host, uint64_t hostStride) {
+    HEARTH_CUDA_TRY(cudaSetDevice(device_));
+    const uint64_t bb = kv_.blockBytes();
+    for (size_t i = 0; i < blocks.size(); ++i) {
+        if (blocks[i] < 0 || static_cast<uint32_t>(blocks[i]) >= numBlocks_)
+            return makeError(ErrorCode::Internal, "copy of KV block " + std::to_string(blocks[i]) + " out of range");
+        HEARTH_CUDA_TRY(cudaMemcpyAsync(kvPool_.as<uint8_t>() + static_cast<uint64_t>(blocks[i]) * bb, host + i * hostStride, bb,
+                                        cudaMemcpyHostToDevice, stream_));
+    }
+    HEARTH_CUDA_TRY(cudaStreamSynchronize(stream_));
+    return Status::success();
+}
+
+uint64_t CudaStage::scratchBytes() const {
+    uint64_t n = linear_.bytes() + meta_.bytes();
+    for (const DeviceBuffer* b : {&x_, &q_, &k_, &v_, &att_, &ffn_, &up_, &partO_, &partML_, &logits_, &sampled_, &ropeCos_, &ropeSin_})
+        n += b->size();
+    return n;
+}
+
+std::vector<DeviceMemoryStats> CudaStage::memoryStats() const {
+    DeviceMemoryStats m;
+    m.name = name_;
+    m.device = device_;
+    size_t freeB = 0, totalB = 0;
+    cudaSetDevice(device_);
+    if (cudaMemGetInfo(&freeB, &totalB) != cudaSuccess) cudaGetLastError();
+    m.total = totalB;
+    m.free = freeB;
+    m.weights = weights_.bytes();
+    m.kvPool = kvPool_.size();
+    m.scratch = scratchBytes();
+    m.firstLayer = first_;
+    m.lastLayer = last_;
+    return {m};
+}
+
+}  // namespace hearth::cuda

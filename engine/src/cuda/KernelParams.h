@@ -1,0 +1,144 @@
+#pragma once
+// Plain parameter structs shared by the host orchestration (.cpp, g++) and the kernels (.cu, nvcc),
+// and the launch functions the kernels export. No engine headers here: the .cu files compile
+// against this header and the CUDA headers only.
+//
+// Conventions: activations are row-major [T][cols] f32 unless a format says otherwise; weight
+// type ids are GGUF's (TensorType); "units" are 32 consecutive elements of a row; every pointer is
+// device memory unless named host*.
+
+#include <cstdint>
+
+#include <cuda_runtime_api.h>
+
+namespace hearth::cuda {
+
+// Activation formats a matrix multiply consumes (chosen from the weight type, see ActFormat.h).
+enum ActFmt : int {
+    kActF32 = 0, kActF16 = 1, kActBF16 = 2,
+    kActQ8_0 = 3, kActQ8_1 = 4, kActQ8_K = 5,         // int8 values + per-unit scale (+ Q8_1 sums)
+    kActFQ8_0 = 6, kActFQ8_1 = 7, kActFQ8_K = 8,      // the same quantization, written back as f16 values
+};
+
+// KV cache element kinds (match KvDType's meaning; the layout is CudaKvLayout's).
+enum KvKind : int { kKvF16 = 0, kKvQ8_0 = 1, kKvFP8 = 2 };
+
+struct ActPrepParams {
+    const float* x = nullptr;
+    int64_t ldx = 0;                 // row stride of x (floats)
+    const int32_t* rowIndex = nullptr;  // optional gather: output row r reads x row rowIndex[r]
+    int rows = 0, cols = 0;
+    const float* normW = nullptr;    // RMSNorm weight; null: no norm
+    float eps = 0;
+    int fmt = kActF32;
+    float* outF32 = nullptr;         // [rows][cols]
+    void* outHalf = nullptr;         // [rows][cols] f16 or bf16
+    int8_t* outQ = nullptr;          // [rows][cols]
+    float* outScale = nullptr;       // [rows][cols/32]
+    float* outSum = nullptr;         // [rows][cols/32] (Q8_1)
+};
+
+struct GemvSeg {
+    const uint8_t* w = nullptr;
+    float* y = nullptr;
+    int rows = 0;
+    int ldy = 0;
+    int ctaBegin = 0;  // first CTA of this segment
+};
+
+struct GemvParams {
+    int type = 0;                    // weight TensorType id
+    int cols = 0, T = 0;
+    int64_t rowBytes = 0;
+    int copyWidth = 16;              // alignment of weight rows in bytes (16, 8, 4 or 2)
+    const int8_t* actQ = nullptr;    // quantized weights: [T][cols] int8
+    const float* actScale = nullptr; // [T][cols/32]
+    const float* actSum = nullptr;   // [T][cols/32]
+    const void* actDense = nullptr;  // dense weights: [T][cols] f16 / bf16 / f32
+    GemvSeg seg[3];
+    int nSeg = 1;
+    int mode = 0;                    // 0: y = W x; 1: y += W x; 2: seg0.y = silu(W0 x) * (W1 x)
+};
+constexpr int kGemvMaxT = 8;          // largest token count the matrix-vector kernels take
+constexpr int kGemvRowsPerCta = 8;    // output rows per CTA (4 in mode 2)
+
+struct RopeStoreParams {
+    float* q = nullptr;              // [T][Hq*D], rotated in place
+    const float* k = nullptr;        // [T][Hkv*D]
+    const float* v = nullptr;        // [T][Hkv*D]
+    int T = 0, Hq = 0, Hkv = 0, D = 0;
+    int ropePairs = 0, neox = 0;
+    const float* ropeCos = nullptr;  // [position][ropePairs]
+    const float* ropeSin = nullptr;
+    const int32_t* tokenPos = nullptr;
+    const int32_t* tokenSlot = nullptr;  // block * 16 + offset, or -1 (padding: nothing stored)
+    const float *bq = nullptr, *bk = nullptr, *bv = nullptr;
+    const float *qNorm = nullptr, *kNorm = nullptr;
+    float eps = 0;
+    uint8_t* pool = nullptr;
+    uint64_t blockBytes = 0, kOff = 0, vOff = 0, kScaleOff = 0, vScaleOff = 0;
+    int kvKind = kKvF16;
+    int rowBytes = 0;
+};
+
+struct AttnTile {
+    int seq;          // index into seqs
+    int tokenBegin;   // first batch token of the tile
+    int numTokens;
+};
+
+struct AttnSeq {
+    int tokenBegin, numTokens, startPos, blockBegin;
+};
+
+struct AttnParams {
+    const float* q = nullptr;        // [T][Hq*D]
+    float* out = nullptr;            // [T][Hq*D]
+    float* partO = nullptr;          // [T*Hq][P][D] when P > 1
+    float* partML = nullptr;         // [T*Hq][P][2]
+    const AttnTile* tiles = nullptr;
+    const AttnSeq* seqs = nullptr;
+    const int32_t* blockTables = nullptr;
+    const uint8_t* pool = nullptr;
+    uint64_t blockBytes = 0, kOff = 0, vOff = 0, kScaleOff = 0, vScaleOff = 0;
+    int rowBytes = 0, kvKind = kKvF16;
+    int T = 0, Hq = 0, Hkv = 0, D = 0, G = 0;
+    int tileRows = 0;                // rows (token × head) per tile, <= 32
+    int partitions = 1;
+    float scale = 1;
+};
+constexpr int kAttnMaxRows = 32;
+constexpr int kAttnMaxHeadDim = 256;
+
+struct SampleRow {
+    float temperature, topP, minP, uniform;
+    int topK;
+    int pad_;
+};
+
+struct SampleParams {
+    const float* logits = nullptr;   // [rows][vocab]
+    int vocab = 0;
+    const SampleRow* rows = nullptr;
+    int32_t* tokens = nullptr;       // [rows]
+    int32_t* fallback = nullptr;     // [rows]: 1 when the row needs the host sampler
+};
+constexpr int kSampleCap = 1024;     // candidates the device sorts per row
+
+// Launchers (return the launch error, cudaSuccess otherwise).
+cudaError_t launchActPrep(const ActPrepParams& p, cudaStream_t s);
+cudaError_t launchGemv(const GemvParams& p, int grid, cudaStream_t s);
+bool gemvSupports(int type);
+// Rows [rowBegin, rowBegin + nRows) of w (or rows rowIndex[0..nRows) when rowIndex is set) as
+// f32 (toHalf false) or f16, [nRows][cols].
+cudaError_t launchDequantRows(int type, const uint8_t* w, int64_t rowBytes, int cols, const int32_t* rowIndex,
+                              int64_t rowBegin, int nRows, void* out, bool toHalf, cudaStream_t s);
+bool dequantSupports(int type);
+cudaError_t launchRopeStore(const RopeStoreParams& p, cudaStream_t s);
+cudaError_t prepareAttention();  // once per device, before the first launchAttention
+cudaError_t launchAttention(const AttnParams& p, int nTiles, cudaStream_t s);
+cudaError_t launchSiluMul(float* g, const float* u, int64_t n, cudaStream_t s);
+cudaError_t launchSample(const SampleParams& p, int rows, cudaStream_t s);
+cudaError_t launchCopyRows(float* dst, const float* src, const int32_t* rowIndex, int rows, int cols, cudaStream_t s);
+
+}  // namespace hearth::cuda

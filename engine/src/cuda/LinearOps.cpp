@@ -1,0 +1,209 @@
+#include "cuda/LinearOps.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace hearth::cuda {
+namespace {
+
+int alignmentOf(int64_t rowBytes) {
+    if (rowBytes % 16 == 0) return 16;
+    if (rowBytes % 8 == 0) return 8;
+    if (rowBytes % 4 == 0) return 4;
+    return 2;
+}
+
+bool isKQuant(int t) { return t >= 10 && t <= 14; }
+
+}  // namespace
+
+LinearOps::~LinearOps() {
+    if (blas_) cublasDestroy(blas_);
+}
+
+uint64_t LinearOps::bytes() const {
+    return actQ_.size() + actScale_.size() + actSum_.size() + actHalf_.size() + actF32_.size() + dequant_.size() +
+           workspace_.size();
+}
+
+Status LinearOps::init(int maxRows, int maxCols, uint64_t dequantBytes, cudaStream_t stream) {
+    stream_ = stream;
+    maxRows_ = maxRows;
+    maxCols_ = maxCols;
+    const uint64_t n = static_cast<uint64_t>(maxRows) * maxCols;
+    HEARTH_TRY(actQ_.allocate(n, "activations"));
+    HEARTH_TRY(actScale_.allocate(n / 32 * 4 + 16, "activation scales"));
+    HEARTH_TRY(actSum_.allocate(n / 32 * 4 + 16, "activation sums"));
+    HEARTH_TRY(actHalf_.allocate(n * 2, "activations"));
+    HEARTH_TRY(actF32_.allocate(n * 4, "activations"));
+    if (dequant_.size() < dequantBytes) HEARTH_TRY(dequant_.allocate(dequantBytes, "dequantized weights"));
+    if (!blas_) {
+        HEARTH_CUBLAS_TRY(cublasCreate(&blas_));
+        // A fixed workspace keeps cuBLAS from allocating during graph capture.
+        HEARTH_TRY(workspace_.allocate(32ull << 20, "cuBLAS workspace"));
+        HEARTH_CUBLAS_TRY(cublasSetWorkspace(blas_, workspace_.data(), workspace_.size()));
+    }
+    HEARTH_CUBLAS_TRY(cublasSetStream(blas_, stream_));
+    return Status::success();
+}
+
+int LinearOps::gemvFormat(int t) {
+    switch (t) {
+        case 0: return kActF32;
+        case 1: return kActF16;
+        case 30: return kActBF16;
+        case 3: case 7: return kActQ8_1;
+        default: return isKQuant(t) ? kActQ8_K : kActQ8_0;
+    }
+}
+
+int LinearOps::gemmFormat(int t) {
+    switch (t) {
+        case 0: return kActF32;
+        case 1: return kActF16;
+        case 30: return kActBF16;
+        case 3: case 7: return kActFQ8_1;
+        default: return isKQuant(t) ? kActFQ8_K : kActFQ8_0;
+    }
+}
+
+const void* LinearOps::denseInput(int fmt) const {
+    return fmt == kActF32 ? actF32_.data() : actHalf_.data();
+}
+
+Status LinearOps::prepare(const LinearInput& in, int fmt) {
+    if (in.rows > maxRows_ || in.cols > maxCols_)
+        return makeError(ErrorCode::Internal, "LinearOps: input larger than its buffers");
+    ActPrepParams a;
+    a.x = in.x;
+    a.ldx = in.ldx;
+    a.rowIndex = in.rowIndex;
+    a.rows = in.rows;
+    a.cols = in.cols;
+    a.normW = in.normW;
+    a.eps = in.eps;
+    a.fmt = fmt;
+    a.outF32 = actF32_.as<float>();
+    a.outHalf = actHalf_.data();
+    a.outQ = actQ_.as<int8_t>();
+    a.outScale = actScale_.as<float>();
+    a.outSum = fmt == kActQ8_1 ? actSum_.as<float>() : nullptr;
+    return cudaStatus(launchActPrep(a, stream_), "activation preparation");
+}
+
+Status LinearOps::gemv(const LinearInput& in, std::span<const Projection> projs, int mode, float* pairOut) {
+    GemvParams g;
+    const DevTensor& w0 = *projs[0].w;
+    g.type = w0.type;
+    g.cols = static_cast<int>(w0.cols);
+    g.T = in.rows;
+    g.rowBytes = w0.rowBytes;
+    g.copyWidth = alignmentOf(w0.rowBytes);
+    g.actQ = actQ_.as<int8_t>();
+    g.actScale = actScale_.as<float>();
+    g.actSum = actSum_.as<float>();
+    g.actDense = denseInput(gemvFormat(w0.type));
+    g.mode = mode;
+    g.nSeg = static_cast<int>(projs.size());
+    int cta = 0;
+    for (size_t i = 0; i < projs.size(); ++i) {
+        g.seg[i].w = projs[i].w->data;
+        g.seg[i].y = mode == 2 ? pairOut : projs[i].y;
+        g.seg[i].rows = static_cast<int>(projs[i].w->rows);
+        g.seg[i].ldy = mode == 2 ? static_cast<int>(projs[0].w->rows) : projs[i].ldy;
+        g.seg[i].ctaBegin = cta;
+        if (mode != 2) cta += (g.seg[i].rows + kGemvRowsPerCta - 1) / kGemvRowsPerCta;
+    }
+    if (mode == 2) {
+        cta = (g.seg[0].rows + kGemvRowsPerCta / 2 - 1) / (kGemvRowsPerCta / 2);
+        g.seg[1].ctaBegin = cta;  // never reached: mode 2 keys rows off segment 0
+        g.nSeg = 1;
+        g.seg[1].w = projs[1].w->data;
+    }
+    return cudaStatus(launchGemv(g, cta, stream_), "matrix-vector product");
+}
+
+Status LinearOps::gemm(const LinearInput& in, const Projection& p) {
+    const DevTensor& w = *p.w;
+    const int fmt = gemmFormat(w.type);
+    const float alpha = 1.0f, beta = p.accumulate ? 1.0f : 0.0f;
+    const int n = in.rows, k = static_cast<int>(w.cols);
+    if (w.type == 0) {
+        HEARTH_CUBLAS_TRY(cublasGemmEx(blas_, CUBLAS_OP_T, CUBLAS_OP_N, static_cast<int>(w.rows), n, k, &alpha, w.data,
+                                       CUDA_R_32F, k, actF32_.data(), CUDA_R_32F, k, &beta, p.y, CUDA_R_32F, p.ldy,
+                                       CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+        return Status::success();
+    }
+    if (w.type == 1 || w.type == 30) {
+        const cudaDataType t = w.type == 1 ? CUDA_R_16F : CUDA_R_16BF;
+        HEARTH_CUBLAS_TRY(cublasGemmEx(blas_, CUBLAS_OP_T, CUBLAS_OP_N, static_cast<int>(w.rows), n, k, &alpha, w.data, t,
+                                       k, actHalf_.data(), t, k, &beta, p.y, CUDA_R_32F, p.ldy, CUBLAS_COMPUTE_32F,
+                                       CUBLAS_GEMM_DEFAULT));
+        return Status::success();
+    }
+    (void)fmt;
+    // Quantized: dequantize a chunk of rows to f16, multiply, next chunk.
+    const int64_t chunk = std::max<int64_t>(64, static_cast<int64_t>(dequant_.size() / (static_cast<uint64_t>(k) * 2)) / 64 * 64);
+    for (int64_t r0 = 0; r0 < w.rows; r0 += chunk) {
+        const int nr = static_cast<int>(std::min<int64_t>(chunk, w.rows - r0));
+        if (static_cast<uint64_t>(nr) * k * 2 > dequant_.size())
+            return makeError(ErrorCode::Internal, "dequantization scratch too small");
+        HEARTH_TRY(cudaStatus(launchDequantRows(w.type, w.data, w.rowBytes, k, nullptr, r0, nr, dequant_.data(), true, stream_),
+                              "weight dequantization"));
+        HEARTH_CUBLAS_TRY(cublasGemmEx(blas_, CUBLAS_OP_T, CUBLAS_OP_N, nr, n, k, &alpha, dequant_.data(), CUDA_R_16F, k,
+                                       actHalf_.data(), CUDA_R_16F, k, &beta, p.y + r0, CUDA_R_32F, p.ldy,
+                                       CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+    }
+    return Status::success();
+}
+
+Status LinearOps::project(const LinearInput& in, std::span<const Projection> projs) {
+    if (projs.empty()) return Status::success();
+    const bool small = in.rows <= kGemvMaxT;
+    std::vector<bool> done(projs.size(), false);
+    for (size_t i = 0; i < projs.size(); ++i) {
+        if (done[i]) continue;
+        const int fmt = small ? gemvFormat(projs[i].w->type) : gemmFormat(projs[i].w->type);
+        HEARTH_TRY(prepare(in, fmt));
+        if (!small) {
+            for (size_t j = i; j < projs.size(); ++j)
+                if (!done[j] && gemmFormat(projs[j].w->type) == fmt) {
+                    HEARTH_TRY(gemm(in, projs[j]));
+                    done[j] = true;
+                }
+            continue;
+        }
+        // Fuse the matrices of the same type, width and epilogue into one launch.
+        Projection group[3];
+        size_t n = 0;
+        for (size_t j = i; j < projs.size(); ++j)
+            if (!done[j] && projs[j].w->type == projs[i].w->type && projs[j].w->cols == projs[i].w->cols &&
+                projs[j].accumulate == projs[i].accumulate && n < 3) {
+                group[n++] = projs[j];
+                done[j] = true;
+            }
+        HEARTH_TRY(gemv(in, std::span<const Projection>(group, n), projs[i].accumulate ? 1 : 0, nullptr));
+        // Others of the same input format but another type reuse the prepared input.
+        for (size_t j = i + 1; j < projs.size(); ++j)
+            if (!done[j] && gemvFormat(projs[j].w->type) == fmt) {
+                const Projection one[1] = {projs[j]};
+                HEARTH_TRY(gemv(in, one, projs[j].accumulate ? 1 : 0, nullptr));
+                done[j] = true;
+            }
+    }
+    return Status::success();
+}
+
+Status LinearOps::gatedFfn(const LinearInput& in, const DevTensor& gate, const DevTensor& up, float* out, float* upScratch) {
+    const int F = static_cast<int>(gate.rows);
+    if (in.rows <= kGemvMaxT && gate.type == up.type) {
+        HEARTH_TRY(prepare(in, gemvFormat(gate.type)));
+        const Projection pair[2] = {{&gate, out, F, false}, {&up, out, F, false}};
+        return gemv(in, pair, 2, out);
+    }
+    const Projection projs[2] = {{&gate, out, F, false}, {&up, upScratch, F, false}};
+    HEARTH_TRY(project(in, projs));
+    return cudaStatus(launchSiluMul(out, upScratch, static_cast<int64_t>(in.rows) * F, stream_), "SwiGLU");
+}
+
+}  // namespace hearth::cuda

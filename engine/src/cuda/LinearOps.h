@@ -1,0 +1,73 @@
+#pragma once
+// Y = X · Wᵀ for a stage's weight matrices, choosing the path by the number of rows in X:
+//  - up to kGemvMaxT rows: the fused dequant matrix-vector kernels, the input quantized (or
+//    converted) once for every matrix that shares it, matrices of one type fused in one launch,
+//    the residual add and the SwiGLU product fused into the epilogue;
+//  - more rows: the same input rounding written as f16 (bf16 / f32 for those weight types),
+//    quantized weights dequantized to f16 in row chunks, cuBLAS GEMM with f32 accumulation
+//    (beta = 1 for the residual add).
+// An optional RMSNorm of X is fused into the input preparation.
+//
+// Invariants: buffers are sized for `maxRows` rows of up to `maxCols` columns at init(); a call
+// with more is refused (the stage re-inits with larger sizes first); all work is enqueued on the
+// given stream and nothing synchronizes, so calls can be captured in a CUDA graph.
+
+#include <cublas_v2.h>
+
+#include <span>
+
+#include "cuda/DeviceBuffer.h"
+#include "cuda/DeviceWeights.h"
+#include "cuda/KernelParams.h"
+
+namespace hearth::cuda {
+
+struct Projection {
+    const DevTensor* w;
+    float* y;
+    int ldy;           // row stride of y (floats)
+    bool accumulate;   // y += W x
+};
+
+struct LinearInput {
+    const float* x;
+    int64_t ldx;
+    int rows;                           // rows of X to use
+    int cols;
+    const int32_t* rowIndex = nullptr;  // gather: X row rowIndex[r] (device)
+    const float* normW = nullptr;       // RMSNorm weight (device), or null
+    float eps = 0;
+};
+
+class LinearOps {
+public:
+    LinearOps() = default;
+    ~LinearOps();
+    LinearOps(const LinearOps&) = delete;
+    LinearOps& operator=(const LinearOps&) = delete;
+
+    Status init(int maxRows, int maxCols, uint64_t dequantBytes, cudaStream_t stream);
+    int maxRows() const { return maxRows_; }
+    uint64_t bytes() const;
+
+    // Up to three projections of one input.
+    Status project(const LinearInput& in, std::span<const Projection> projs);
+    // out = silu(gate · x) * (up · x); upScratch: rows × up.rows floats (used when not fused).
+    Status gatedFfn(const LinearInput& in, const DevTensor& gate, const DevTensor& up, float* out, float* upScratch);
+
+    static int gemvFormat(int type);
+    static int gemmFormat(int type);
+
+private:
+    Status prepare(const LinearInput& in, int fmt);
+    Status gemv(const LinearInput& in, std::span<const Projection> projs, int mode, float* pairOut);
+    Status gemm(const LinearInput& in, const Projection& p);
+    const void* denseInput(int fmt) const;
+
+    int maxRows_ = 0, maxCols_ = 0;
+    cudaStream_t stream_ = nullptr;
+    cublasHandle_t blas_ = nullptr;
+    DeviceBuffer actQ_, actScale_, actSum_, actHalf_, actF32_, dequant_, workspace_;
+};
+
+}  // namespace hearth::cuda

@@ -1,0 +1,118 @@
+// Matrix-vector products for F32 / F16 / BF16 weights and up to 8 tokens. The activations come in
+// the weight's own type (the CPU rounds them the same way), products are summed in f32. Rows are
+// read with 16-byte loads when their byte length allows it.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include "cuda/kernels/GemvCommon.cuh"
+
+namespace hearth::cuda {
+namespace {
+
+template <int TT> struct Dense;
+template <> struct Dense<0> {
+    static constexpr int kPerVec = 4;
+    __device__ static void unpack(const int4& v, float* f) {
+        f[0] = __int_as_float(v.x); f[1] = __int_as_float(v.y); f[2] = __int_as_float(v.z); f[3] = __int_as_float(v.w);
+    }
+    __device__ static float one(const void* p, int64_t i) { return static_cast<const float*>(p)[i]; }
+};
+template <> struct Dense<1> {
+    static constexpr int kPerVec = 8;
+    __device__ static void unpack(const int4& v, float* f) {
+        const __half2* h = reinterpret_cast<const __half2*>(&v);
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+            const float2 x = __half22float2(h[i]);
+            f[2 * i] = x.x; f[2 * i + 1] = x.y;
+        }
+    }
+    __device__ static float one(const void* p, int64_t i) { return __half2float(static_cast<const __half*>(p)[i]); }
+};
+template <> struct Dense<30> {
+    static constexpr int kPerVec = 8;
+    __device__ static void unpack(const int4& v, float* f) {
+        const __nv_bfloat162* h = reinterpret_cast<const __nv_bfloat162*>(&v);
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+            const float2 x = __bfloat1622float2(h[i]);
+            f[2 * i] = x.x; f[2 * i + 1] = x.y;
+        }
+    }
+    __device__ static float one(const void* p, int64_t i) { return __bfloat162float(static_cast<const __nv_bfloat16*>(p)[i]); }
+};
+
+template <int TT, int MaxT>
+__global__ void __launch_bounds__(128) denseGemvKernel(const GemvParams p) {
+    using D = Dense<TT>;
+    constexpr int kEl = TT == 0 ? 4 : 2;  // bytes per element
+    const int lane = threadIdx.x & 31;
+    const GemvRows r = gemvRows(p);
+    const int T = p.T;
+    float acc[2][MaxT];
+#pragma unroll
+    for (int s = 0; s < 2; ++s)
+#pragma unroll
+        for (int t = 0; t < MaxT; ++t) acc[s][t] = 0.f;
+
+    const bool vec = p.copyWidth >= 16 && (p.cols % D::kPerVec) == 0;
+    const int nv = vec ? p.cols / D::kPerVec : 0;
+    for (int i = lane; i < nv; i += 32) {
+        float w[2][D::kPerVec];
+#pragma unroll
+        for (int s = 0; s < 2; ++s) {
+            if (!r.ok[s]) continue;
+            const int4 v = __ldg(reinterpret_cast<const int4*>(r.w[s] + r.row[s] * p.rowBytes) + i);
+            D::unpack(v, w[s]);
+        }
+#pragma unroll
+        for (int t = 0; t < MaxT; ++t) {
+            if (t >= T) break;
+            const int4 av = __ldg(reinterpret_cast<const int4*>(static_cast<const uint8_t*>(p.actDense) +
+                                                              static_cast<int64_t>(t) * p.cols * kEl) + i);
+            float a[D::kPerVec];
+            D::unpack(av, a);
+#pragma unroll
+            for (int s = 0; s < 2; ++s) {
+                if (!r.ok[s]) continue;
+#pragma unroll
+                for (int k = 0; k < D::kPerVec; ++k) acc[s][t] = fmaf(w[s][k], a[k], acc[s][t]);
+            }
+        }
+    }
+    for (int i = nv * D::kPerVec + lane; i < p.cols; i += 32) {  // rows not 16-byte aligned, or a tail
+#pragma unroll
+        for (int s = 0; s < 2; ++s) {
+            if (!r.ok[s]) continue;
+            const float w = D::one(r.w[s] + r.row[s] * p.rowBytes, i);
+#pragma unroll
+            for (int t = 0; t < MaxT; ++t) {
+                if (t >= T) break;
+                acc[s][t] = fmaf(w, D::one(p.actDense, static_cast<int64_t>(t) * p.cols + i), acc[s][t]);
+            }
+        }
+    }
+    gemvEpilogue<MaxT>(p, r, acc);
+}
+
+template <int TT>
+cudaError_t launchDense(const GemvParams& p, int grid, cudaStream_t s) {
+    if (p.T == 1)
+        denseGemvKernel<TT, 1><<<grid, 128, 0, s>>>(p);
+    else
+        denseGemvKernel<TT, kGemvMaxT><<<grid, 128, 0, s>>>(p);
+    return cudaGetLastError();
+}
+
+}  // namespace
+
+cudaError_t launchDenseGemv(const GemvParams& p, int grid, cudaStream_t s) {
+    switch (p.type) {
+        case 0: return launchDense<0>(p, grid, s);
+        case 1: return launchDense<1>(p, grid, s);
+        case 30: return launchDense<30>(p, grid, s);
+        default: return cudaErrorInvalidValue;
+    }
+}
+
+}  // namespace hearth::cuda

@@ -1,0 +1,86 @@
+#pragma once
+// Shared pieces of the matrix-vector kernels: which rows a warp owns, the epilogue, warp sums.
+//
+// A CTA has 4 warps; each warp owns two row slots. Modes 0/1 (store / accumulate): the slots are
+// two consecutive rows of one segment (segments are up to three matrices of one type sharing the
+// input, e.g. Q, K and V, each starting at its own ctaBegin). Mode 2 (SiLU pair): slot 0 is row r
+// of the gate matrix (seg 0), slot 1 row r of the up matrix (seg 1), and silu(gate) * up goes to
+// seg 0's output.
+
+#include <cstdint>
+
+#include "cuda/KernelParams.h"
+
+namespace hearth::cuda {
+
+constexpr int kGemvWarps = 4;
+
+struct GemvRows {
+    const uint8_t* w[2];
+    int row[2];
+    bool ok[2];
+    int seg;
+};
+
+__device__ __forceinline__ GemvRows gemvRows(const GemvParams& p) {
+    GemvRows r;
+    const int warp = threadIdx.x >> 5;
+    int s = 0;
+    while (s + 1 < p.nSeg && static_cast<int>(blockIdx.x) >= p.seg[s + 1].ctaBegin) ++s;
+    r.seg = s;
+    const GemvSeg& g = p.seg[s];
+    if (p.mode == 2) {
+        const int row = (static_cast<int>(blockIdx.x) - g.ctaBegin) * kGemvWarps + warp;
+        r.row[0] = r.row[1] = row;
+        r.w[0] = p.seg[0].w;
+        r.w[1] = p.seg[1].w;
+        r.ok[0] = r.ok[1] = row < p.seg[0].rows;
+    } else {
+        const int row = ((static_cast<int>(blockIdx.x) - g.ctaBegin) * kGemvWarps + warp) * 2;
+        r.row[0] = row;
+        r.row[1] = row + 1;
+        r.w[0] = r.w[1] = g.w;
+        r.ok[0] = row < g.rows;
+        r.ok[1] = row + 1 < g.rows;
+    }
+    return r;
+}
+
+__device__ __forceinline__ float warpSum(float v) {
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xFFFFFFFFu, v, o);
+    return v;
+}
+
+// SiLU as the CPU computes it: g / (1 + exp(-g)) * u.
+__device__ __forceinline__ float siluMul(float g, float u) { return __fmul_rn(__fdiv_rn(g, __fadd_rn(1.0f, expf(-g))), u); }
+
+// acc[s][t] summed over the warp; lane t writes token t.
+template <int MaxT>
+__device__ __forceinline__ void gemvEpilogue(const GemvParams& p, const GemvRows& r, float (&acc)[2][MaxT]) {
+    const int lane = threadIdx.x & 31;
+#pragma unroll
+    for (int s = 0; s < 2; ++s)
+#pragma unroll
+        for (int t = 0; t < MaxT; ++t) acc[s][t] = warpSum(acc[s][t]);
+#pragma unroll
+    for (int t = 0; t < MaxT; ++t) {
+        if (t >= p.T || lane != t) continue;
+        if (p.mode == 2) {
+            if (r.ok[0]) {
+                const GemvSeg& g = p.seg[0];
+                g.y[static_cast<int64_t>(t) * g.ldy + r.row[0]] = siluMul(acc[0][t], acc[1][t]);
+            }
+            continue;
+        }
+        const GemvSeg& g = p.seg[r.seg];
+#pragma unroll
+        for (int s = 0; s < 2; ++s) {
+            if (!r.ok[s]) continue;
+            float* y = g.y + static_cast<int64_t>(t) * g.ldy + r.row[s];
+            *y = p.mode == 1 ? *y + acc[s][t] : acc[s][t];
+        }
+    }
+}
+
+}  // namespace hearth::cuda
