@@ -8,6 +8,15 @@
 namespace hearth {
 namespace {
 
+constexpr std::string_view kMarker = "\xE2\x96\x81";  // U+2581
+
+// True when text has a character other than the marker directly followed by the marker.
+bool crossesWordStart(std::string_view text) {
+    for (size_t pos = text.find(kMarker, 1); pos != std::string_view::npos; pos = text.find(kMarker, pos + 1))
+        if (pos < kMarker.size() || text.substr(pos - kMarker.size(), kMarker.size()) != kMarker) return true;
+    return false;
+}
+
 uint64_t pairKey(TokenId l, TokenId r) { return (static_cast<uint64_t>(static_cast<uint32_t>(l)) << 32) | static_cast<uint32_t>(r); }
 
 struct Candidate {
@@ -34,6 +43,19 @@ bool BpeModel::addMerge(TokenId left, TokenId right, TokenId merged) {
     if (merges_.emplace(pairKey(left, right), (rank << 32) | static_cast<uint32_t>(merged)).second)
         mergeList_.push_back({left, right});
     return true;
+}
+
+void BpeModel::finalize() {
+    splitAtWordStarts_ = false;
+    if (opts_.byteLevel) return;
+    if (opts_.ranking == Ranking::Merges) {
+        for (const auto& m : mergeList_)
+            if (crossesWordStart(vocab_->piece(m[0]) + vocab_->piece(m[1]))) return;
+    } else {
+        for (TokenId id = 0; id < vocab_->size(); ++id)
+            if (mergeable(id) && crossesWordStart(vocab_->piece(id))) return;
+    }
+    splitAtWordStarts_ = true;
 }
 
 bool BpeModel::mergeable(TokenId id) const {
@@ -74,6 +96,21 @@ void BpeModel::emitUnknown(std::string_view text, std::vector<TokenId>& out) con
 }
 
 void BpeModel::encodePiece(std::string_view piece, std::vector<TokenId>& out) const {
+    if (piece.empty()) return;
+    if (!splitAtWordStarts_ || opts_.ignoreMerges) {
+        encodeSegment(piece, out);
+        return;
+    }
+    size_t start = 0;
+    for (size_t pos = piece.find(kMarker, 1); pos != std::string_view::npos; pos = piece.find(kMarker, pos + 1)) {
+        if (piece.substr(pos - kMarker.size(), kMarker.size()) == kMarker) continue;  // inside a run of markers
+        encodeSegment(piece.substr(start, pos - start), out);
+        start = pos;
+    }
+    encodeSegment(piece.substr(start), out);
+}
+
+void BpeModel::encodeSegment(std::string_view piece, std::vector<TokenId>& out) const {
     if (piece.empty()) return;
     if (opts_.ignoreMerges) {
         const TokenId whole = opts_.byteLevel ? vocab_->find(ByteLevelAlphabet::instance().encode(piece)) : vocab_->find(piece);

@@ -10,8 +10,14 @@
 // The merge loop keeps symbols in a doubly linked list over the piece and candidate pairs in a
 // binary heap, so a piece of n characters costs O(n log n) whatever its length.
 //
+// SentencePiece-style vocabs see a whole text section as one piece. When no merge result can
+// hold a non-space character followed by the space marker U+2581 (checked once, by finalize()),
+// no merge can cross the start of a word, so the piece is cut before each word-start marker and
+// the parts are merged separately: the same ids, with short heaps instead of one huge one.
+//
 // Invariants: merges_ maps (left id, right id) to (rank, merged id) with the first rank kept for
-// a pair listed twice; byteIds_[b] is the id of the alphabet character for byte b (or -1).
+// a pair listed twice; byteIds_[b] is the id of the alphabet character for byte b (or -1);
+// splitAtWordStarts_ is true only when the property above was verified.
 
 #include <array>
 #include <memory>
@@ -39,6 +45,8 @@ public:
     // Ranks follow the order of calls. Returns false when left or right is not a token.
     bool addMerge(TokenId left, TokenId right, TokenId merged);
     size_t mergeCount() const { return mergeList_.size(); }
+    // Call once after the last addMerge(): decides whether pieces may be cut at word starts.
+    void finalize();
 
     void encodePiece(std::string_view piece, std::vector<TokenId>& out) const override;
     uint64_t fingerprint(uint64_t seed) const override;
@@ -53,12 +61,14 @@ private:
     bool lookupPair(std::string_view piece, const Symbol& l, const Symbol& r, double& priority, TokenId& merged) const;
     void emitUnknown(std::string_view text, std::vector<TokenId>& out) const;
     bool mergeable(TokenId id) const;
+    void encodeSegment(std::string_view piece, std::vector<TokenId>& out) const;
 
     std::shared_ptr<const Vocab> vocab_;
     Options opts_;
     std::unordered_map<uint64_t, uint64_t> merges_;
     std::vector<std::array<TokenId, 2>> mergeList_;
     std::array<TokenId, 256> byteIds_{};
+    bool splitAtWordStarts_ = false;
 };
 
 }  // namespace hearth

@@ -113,7 +113,9 @@ Result<std::shared_ptr<const Tokenizer>> Tokenizer::fromGguf(const std::string& 
         o.ranking = BpeModel::Ranking::PieceScores;
         o.byteFallback = true;
         o.unk = unk >= 0 ? unk : vocab.find("<unk>");
-        parts.model = std::make_shared<BpeModel>(parts.vocab, o);
+        auto spm = std::make_shared<BpeModel>(parts.vocab, o);
+        spm->finalize();
+        parts.model = std::move(spm);
         addBosDefault = true;
     } else if (model == "gpt2") {
         const std::string pre = f.getStringOr("tokenizer.ggml.pre", "default");
@@ -139,6 +141,7 @@ Result<std::shared_ptr<const Tokenizer>> Tokenizer::fromGguf(const std::string& 
             if (l < 0 || r < 0) continue;  // a merge of pieces the vocab lacks can never apply
             bpe->addMerge(l, r, vocab.find(std::string(mv.substr(0, sp)) + std::string(mv.substr(sp + 1))));
         }
+        bpe->finalize();
         parts.model = std::move(bpe);
     } else if (model == "bert") {
         // GGUF WordPiece vocabs mark word starts with U+2581 and store continuations bare.

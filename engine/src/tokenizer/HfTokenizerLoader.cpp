@@ -288,6 +288,7 @@ Result<std::shared_ptr<const Tokenizer>> Tokenizer::fromHuggingFace(const std::s
         if (li < 0 || ri < 0) continue;
         bpe->addMerge(li, ri, vocab.find(l + r));
     }
+    bpe->finalize();
     parts.model = std::move(bpe);
     parts.decoding = byteLevel ? PieceDecoding::ByteLevel : PieceDecoding::SentencePiece;
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <ctime>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -224,4 +225,32 @@ namespace {
 // Gemma 4's reference set was produced with the same SentencePiece vocab as Gemma 3's.
 // (Qwen 3.5's set is not: its vocab differs from Qwen 3's.)
 TEST(HfTokenizer, Gemma3MatchesGemma4VocabIds) { compareWithVocabOut("gemma3", "gemma-4"); }
+}  // namespace
+namespace {
+// Long whitespace runs make the Llama 3 / Qwen regexes backtrack; each run must stay linear.
+TEST(HfTokenizer, LongRunsAndMegabyteStayFast) {
+    const std::string python = test::readFile(test::testdataPath("text/python-sample.txt"));
+    ASSERT_GT(python.size(), 500000u);
+    for (const char* model : {"llama3", "qwen3", "gemma3", "llama2"}) {
+        HF_REQUIRE(model);
+        auto tok = loadHf(model);
+        ASSERT_TRUE(tok);
+        for (const std::string& run : {std::string(200000, ' ') + "x", std::string(100000, '\n') + " y",
+                                       std::string(50000, '\t') + std::string(50000, ' ') + "\n" + "z"}) {
+            const auto t0 = std::chrono::steady_clock::now();
+            const auto ids = tok->encode(run, {.addSpecial = false});
+            const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            EXPECT_LT(s, 5.0) << model;
+            EXPECT_FALSE(ids.empty());
+        }
+        const auto t0 = std::chrono::steady_clock::now();
+        const std::clock_t c0 = std::clock();
+        const auto ids = tok->encode(python, {.addSpecial = false});
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const double cpu = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
+        std::printf("[speed] %s: %zu bytes -> %zu tokens in %.3f s (%.3f s CPU)\n", model, python.size(), ids.size(), s, cpu);
+        EXPECT_LT(s, 5.0) << model;
+        if (std::string(model) == "llama3") EXPECT_EQ(tok->decode(ids), python);
+    }
+}
 }  // namespace
