@@ -1,11 +1,11 @@
-// Tokenizer::fromGguf: builds the tokenizer pipeline from a GGUF file's tokenizer.* metadata.
+// Tokenizer::fromGguf / GgufTokenizerLoader::load: builds the tokenizer pipeline from a GGUF file's tokenizer.* metadata.
 //   llama - SentencePiece BPE: pieces ranked by score, spaces escaped as U+2581 with a leading
 //           one per text section, byte fallback through <0xXX> tokens.
 //   gpt2  - byte-level BPE ranked by tokenizer.ggml.merges, pre-tokenizer per tokenizer.ggml.pre.
 //   bert  - WordPiece with BERT's normalization (lowercase, accents stripped).
 #include <algorithm>
 
-#include "gguf/GgufFile.h"
+#include "tokenizer/GgufTokenizerLoader.h"
 #include "tokenizer/BertPipeline.h"
 #include "tokenizer/BpeModel.h"
 #include "tokenizer/PreTokenizerPresets.h"
@@ -52,7 +52,11 @@ TokenId optionalId(const GgufFile& f, const std::string& key, int32_t n) {
 Result<std::shared_ptr<const Tokenizer>> Tokenizer::fromGguf(const std::string& path) {
     auto file = GgufFile::open(path);
     if (!file) return file.error();
-    const GgufFile& f = **file;
+    return GgufTokenizerLoader::load(**file);
+}
+
+Result<std::shared_ptr<const Tokenizer>> GgufTokenizerLoader::load(const GgufFile& f) {
+    const std::string& path = f.path();
 
     const GgufValue* modelKey = f.find("tokenizer.ggml.model");
     if (!modelKey) return makeError(ErrorCode::MissingKey, path + ": missing tokenizer.ggml.model (no tokenizer in this file)");
