@@ -4,6 +4,7 @@
 #include <QtTest>
 
 #include "LoopbackHttpServer.h"
+#include "downloads/HubDownload.h"
 #include "hub/HubClient.h"
 #include "hub/QuantGrouping.h"
 #include "settings/AppSettings.h"
@@ -147,6 +148,15 @@ void HubClientTest::listsFilesAcrossPagesAndGroups() {
     QCOMPARE(groups.last().quant, QString("F16"));
     QCOMPARE(groups.last().files.size(), 2);
     QCOMPARE(groups.last().totalBytes, qint64(9951435360) + qint64(6117455552));
+    // What the Discover page hands the download manager for one part.
+    const QString repo = "bartowski/Meta-Llama-3.1-8B-Instruct-GGUF";
+    const HubFile& part2 = groups.last().files[1];
+    const DownloadRequest request = hubDownloadRequest(hub_->fileUrl(repo, part2.path), repo, part2, "/models");
+    QCOMPARE(request.url, server_->url("/" + repo + "/resolve/main/" + part2.path));
+    QCOMPARE(request.destination, "/models/" + repo + "/Meta-Llama-3.1-8B-Instruct-f16-00002-of-00002.gguf");
+    QCOMPARE(request.expectedSize, qint64(6117455552));
+    QCOMPARE(request.expectedSha256, part2.sha256);
+    QCOMPARE(request.repoPath, part2.path);
 
     auto qwen = await<QList<HubFile>>([&](QObject* c, auto done) {
         hub_->listFiles("bartowski/Qwen2.5-VL-72B-Instruct-GGUF", c, done);
