@@ -9,7 +9,6 @@ GpuMonitor::GpuMonitor(QObject* parent, const QString& nvmlLibrary)
     qRegisterMetaType<GpuSnapshot>();
     poller_ = thread_.start(new GpuPoller(nvmlLibrary));
     connect(this, &GpuMonitor::startRequested, poller_, &GpuPoller::start, Qt::QueuedConnection);
-    connect(this, &GpuMonitor::stopRequested, poller_, &GpuPoller::stop, Qt::QueuedConnection);
     connect(this, &GpuMonitor::pollRequested, poller_, &GpuPoller::pollNow, Qt::QueuedConnection);
     connect(poller_, &GpuPoller::snapshot, this, &GpuMonitor::onSnapshot, Qt::QueuedConnection);
 }
@@ -17,7 +16,9 @@ GpuMonitor::GpuMonitor(QObject* parent, const QString& nvmlLibrary)
 GpuMonitor::~GpuMonitor() { thread_.stop(); }
 
 void GpuMonitor::start(int intervalMs) { emit startRequested(intervalMs); }
-void GpuMonitor::stop() { emit stopRequested(); }
+// Blocking, so that no timer poll starts after stop() returns (a snapshot already sent may still
+// be delivered by the event loop).
+void GpuMonitor::stop() { QMetaObject::invokeMethod(poller_, &GpuPoller::stop, Qt::BlockingQueuedConnection); }
 void GpuMonitor::pollNow() { emit pollRequested(); }
 
 void GpuMonitor::onSnapshot(const GpuSnapshot& snapshot) {

@@ -23,7 +23,7 @@ public:
     ~GpuMonitor() override;
 
     void start(int intervalMs = 500);  // the dashboard's twice a second
-    void stop();
+    void stop();     // returns once the poller's timer is stopped
     void pollNow();  // one extra snapshot soon (the load dialog opening)
     const GpuSnapshot& latest() const { return latest_; }
     bool hasSnapshot() const { return latest_.takenAt.isValid(); }
@@ -32,7 +32,6 @@ signals:
     void updated(const hearth::app::GpuSnapshot& snapshot);
     // to the poller (queued)
     void startRequested(int intervalMs);
-    void stopRequested();
     void pollRequested();
 
 private:
