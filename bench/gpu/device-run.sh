@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine (through the device tool) from the repository root: unpacks the build
+# carried in .carry/pack.tar.gz (bin/, lib/, shared/ with the test models), then runs the CUDA
+# tests, compute-sanitizer, and the benchmarks named in $HEARTH_BENCH ("shape:mix:tests ...").
+# Logs go to $OUT. Build and pack on the development machine with bench/gpu/pack.sh.
+set -u
+OUT=${OUT:-/tmp/hearth-out}
+mkdir -p "$OUT" /tmp/h
+tar -xzf .carry/pack.tar.gz -C /tmp/h
+export HEARTH_SHARED=/tmp/h/shared
+for d in /usr/local/cuda/lib64 /usr/local/cuda/lib $(dirname "$(find /usr/local /usr/lib /opt -name 'libcublas.so.13*' 2>/dev/null | head -1)" 2>/dev/null); do
+  [ -d "$d" ] && export LD_LIBRARY_PATH="$d:${LD_LIBRARY_PATH:-}"
+done
+cd /tmp/h
+{
+  nvidia-smi --query-gpu=name,driver_version,memory.total,memory.used,clocks.sm,clocks.mem --format=csv
+  nproc; free -g; uname -r
+  ldd lib/libhearth-cuda.so
+} > "$OUT/info.txt" 2>&1
+t() { local name=$1 limit=$2; shift 2; echo "== $name" >> "$OUT/$name.log"; timeout "$limit" "$@" >> "$OUT/$name.log" 2>&1; echo "== exit $?" >> "$OUT/$name.log"; }
+if [ "${HEARTH_TESTS:-1}" = 1 ]; then
+  t tests 120 bin/test_pipeline
+  t tests 200 bin/test_cuda
+fi
+dir=/dev/shm
+[ -w /dev/shm ] && [ "$(df -Pk /dev/shm | awk 'NR==2 {print $4}')" -gt 40000000 ] || dir=/tmp
+for spec in ${HEARTH_BENCH:-}; do
+  IFS=: read -r shape mix tests <<< "$spec"
+  t bench ${HEARTH_BENCH_LIMIT:-200} bin/hearth-gpu-bench --shape "$shape" --mix "$mix" --tests "$tests" --dir "$dir" --json "$OUT/bench.jsonl"
+done
+if [ "${HEARTH_SANITIZE:-1}" = 1 ]; then
+  t memcheck ${HEARTH_MEMCHECK_LIMIT:-120} compute-sanitizer --tool memcheck --error-exitcode 3 bin/test_cuda --gtest_filter="${HEARTH_SANITIZE_FILTER:-*}"
+  t racecheck ${HEARTH_RACECHECK_LIMIT:-60} compute-sanitizer --tool racecheck --error-exitcode 3 bin/test_cuda \
+    --gtest_filter='CudaBatch.DecodeLogits*:CudaBatch.DeviceSampling*:CudaVsCpu.KvCacheDtypes'
+fi
+tail -n 60 "$OUT"/tests.log | grep -E "OK|FAILED|PASSED|SKIPPED|==" | tail -30
+grep -hE "tok/s|ms |ERROR SUMMARY|== exit" "$OUT"/*.log 2>/dev/null | tail -40

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Packs what bench/gpu/device-run.sh needs into .carry/pack.tar.gz (git-ignored): the test and
+# bench binaries, libhearth-cuda.so and the shared test models and references.
+# Usage: bench/gpu/pack.sh BUILD_DIR [model files...]   (default models: every tiny-*, stories260K, coder-f16)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=${1:?build dir}; shift || true
+shared=${HEARTH_SHARED:-$root/../shared}
+stage=$(mktemp -d)
+mkdir -p "$stage/bin" "$stage/lib" "$stage/shared/models" "$stage/shared/testdata"
+for b in test_cuda test_pipeline hearth-gpu-bench; do strip -o "$stage/bin/$b" "$build/bin/$b"; done
+strip -o "$stage/lib/libhearth-cuda.so" "$build/lib/libhearth-cuda.so"
+cp -r "$shared/testdata/reference" "$stage/shared/testdata/"
+models=("$@")
+[ ${#models[@]} -eq 0 ] && models=(tiny-llama-f16.gguf tiny-llama-q2_k.gguf tiny-llama-q3_k_m.gguf tiny-llama-q4_0.gguf
+  tiny-llama-q4_k_m.gguf tiny-llama-q5_k_m.gguf tiny-llama-q6_k.gguf tiny-llama-q8_0.gguf tiny-qwen2-f32.gguf
+  tiny-qwen2-q8_0.gguf tiny-qwen3-q4_k_m.gguf stories260K.gguf coder-f16.gguf)
+for m in "${models[@]}"; do cp "$shared/models/$m" "$stage/shared/models/"; done
+mkdir -p "$root/.carry"
+tar -czf "$root/.carry/pack.tar.gz" -C "$stage" .
+rm -rf "$stage"
+ls -la "$root/.carry/pack.tar.gz"
