@@ -4,6 +4,14 @@
 // models have flat logits, so they run teacher-forced: at each step our argmax must be the reference
 // token unless the two candidates' logits are within rounding of each other (then the step is
 // counted as a tie and the reference token is fed, so one tie cannot cascade).
+//
+// "Within rounding" depends on the weights' type. Float models: 0.2% of the logit. Quantized models
+// multiply 8-bit-quantized activations (ggml's Q8_0/Q8_K pairing, which we follow): each activation
+// carries up to half a quantization step (amax/254) of error, which on these random models moves
+// logits by ~0.5% (measured: our own Q8 path vs the same weights dequantized to f32 differ by up to
+// 0.28 on logits near 20). Two implementations whose quantized activations differ in a few elements
+// can therefore disagree where the top two are within ~1.5%; anything larger is a bug. At least 95%
+// of steps must still agree exactly.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -69,6 +77,10 @@ void runFreeRunning(const test::ReferenceCase& rc) {
     EXPECT_EQ(out, rc.tokens) << rc.model << " prompt '" << rc.prompt << "'";
 }
 
+bool quantized(const std::string& model) {
+    return model.find("-f16") == std::string::npos && model.find("-f32") == std::string::npos;
+}
+
 struct ForcedResult {
     int exact = 0, ties = 0, steps = 0;
 };
@@ -88,7 +100,8 @@ ForcedResult runTeacherForced(const test::ReferenceCase& rc) {
             ++res.exact;
         } else {
             const float gap = l[ours] - l[ref];
-            const float tol = 2e-3f * std::max(1.0f, std::fabs(l[ours]));
+            const float rel = quantized(rc.model) ? 1.5e-2f : 2e-3f;
+            const float tol = rel * std::max(1.0f, std::fabs(l[ours]));
             EXPECT_LE(gap, tol) << rc.model << " '" << rc.prompt << "' step " << i << ": ours " << ours << " ("
                                 << l[ours] << ") vs reference " << ref << " (" << l[ref] << ")";
             ++res.ties;
