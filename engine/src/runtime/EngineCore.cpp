@@ -80,7 +80,7 @@ void EngineCore::add(RequestId id, const GenerationRequest& req, std::shared_ptr
                      Clock::time_point submitted) {
     auto stream = std::make_unique<RequestStream>(id, std::move(sink), tokenizer_, req, submitted);
     std::vector<TokenId> tokens = req.promptTokens;
-    if (tokens.empty() && !req.promptText.empty()) {
+    if (tokens.empty() && (tokenizer_ || !req.promptText.empty())) {  // "" still gets BOS per metadata
         if (!tokenizer_) {
             stream->fail(makeError(ErrorCode::InvalidArgument, "this engine has no tokenizer: send prompt tokens"));
             return;
@@ -212,7 +212,9 @@ Status EngineCore::step() {
 }
 
 void EngineCore::deliverFinished(Clock::time_point now) {
-    for (auto& r : scheduler_->takeFinished()) {
+    auto finished = scheduler_->takeFinished();
+    if (!finished.empty() && beforeFinishes_) beforeFinishes_();
+    for (auto& r : finished) {
         auto it = streams_.find(r->id);
         if (it == streams_.end()) continue;
         if (r->finishReason == FinishReason::Error) {
@@ -240,7 +242,7 @@ void EngineCore::shutdown() {
     kv_->persistToDisk();
 }
 
-EngineStats EngineCore::stats() const {
+EngineStats EngineCore::stats(bool withDevices) const {
     EngineStats s;
     const SchedulerStats ss = scheduler_->stats();
     s.running = ss.running;
@@ -264,7 +266,7 @@ EngineStats EngineCore::stats() const {
     s.preemptions = ss.preemptions;
     s.steps = ss.steps;
     metrics_.fill(s, Clock::now());
-    s.devices = backend_->memoryStats();
+    if (withDevices) s.devices = backend_->memoryStats();
     return s;
 }
 

@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <unordered_map>
@@ -50,7 +51,10 @@ public:
     // failed through their sinks; the engine keeps serving the others).
     Status step();
     bool hasWork() const { return scheduler_->hasWork(); }
-    EngineStats stats() const;
+    // withDevices: also ask the backend for memory figures (slower: may read /proc).
+    EngineStats stats(bool withDevices = true) const;
+    // Called right before sinks receive finishes, so a snapshot taken there already counts them.
+    void setBeforeFinishes(std::function<void()> fn) { beforeFinishes_ = std::move(fn); }
     // Ends every request (Cancelled) and writes the cached KV blocks to the disk tier.
     void shutdown();
 
@@ -73,6 +77,7 @@ private:
     std::unordered_map<RequestId, Error> errors_;
     EngineMetrics metrics_;
     uint32_t vocab_ = 0;
+    std::function<void()> beforeFinishes_;
 
     ForwardBatch batch_;
     std::vector<float> logits_;

@@ -7,6 +7,8 @@ namespace hearth {
 EngineRuntime::EngineRuntime(std::unique_ptr<EngineCore> core)
     : core_(std::move(core)), contextLength_(core_->contextLength()) {
     stats_ = core_->stats();
+    // A sink that saw its finish must find the request counted in stats().
+    core_->setBeforeFinishes([this] { publishStats(true); });
     thread_ = std::thread([this] { loop(); });
 }
 
@@ -51,12 +53,15 @@ EngineStats EngineRuntime::stats() const {
 }
 
 void EngineRuntime::publishStats(bool force) {
-    // The snapshot asks the backend for memory figures; a few times a second is plenty.
+    // Counters are cheap; device memory figures (the backend may read /proc) a few times a second.
     const auto now = EngineCore::Clock::now();
     if (!force && now - lastPublish_ < std::chrono::milliseconds(100)) return;
     lastPublish_ = now;
-    EngineStats s = core_->stats();
+    const bool devices = now - lastDevices_ >= std::chrono::milliseconds(500);
+    if (devices) lastDevices_ = now;
+    EngineStats s = core_->stats(devices);
     std::lock_guard<std::mutex> lock(statsMutex_);
+    if (!devices) s.devices = std::move(stats_.devices);
     stats_ = std::move(s);
 }
 

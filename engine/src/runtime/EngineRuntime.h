@@ -4,7 +4,8 @@
 //
 // Invariants: only the engine thread touches the core after start; submit()/cancel() only lock
 // the inbox mutex for a push (never wait for a step); stats() reads a snapshot the engine thread
-// publishes under its own mutex; the destructor stops the thread, which first ends every request
+// publishes under its own mutex (always before sinks get finishes, so a finished request is
+// already counted); the destructor stops the thread, which first ends every request
 // (each sink gets its finish) and persists the KV cache, on the engine thread.
 
 #include <atomic>
@@ -52,7 +53,7 @@ private:
 
     mutable std::mutex statsMutex_;
     EngineStats stats_;
-    EngineCore::Clock::time_point lastPublish_{};
+    EngineCore::Clock::time_point lastPublish_{}, lastDevices_{};
 
     std::thread thread_;  // last: starts after everything above exists
 };

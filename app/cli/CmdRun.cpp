@@ -1,0 +1,155 @@
+// hearth-cli run: raw completion (no chat template) through the engine.
+//   run -m MODEL -p PROMPT [-n N] [sampling] [--json] [engine flags]
+//       the continuation on stdout, streamed; --json prints one object at the end
+//   run -m MODEL --prompts FILE.jsonl [sampling defaults] [engine flags]
+//       every line {"prompt", "n", "temp", "seed", "ignore_eos", "user"} submitted at once to one
+//       engine (continuous batching); one JSON line per request, in input order
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "CliArgs.h"
+#include "CollectingSink.h"
+#include "CommandRegistry.h"
+#include "EngineFlags.h"
+#include "hearth/engine.h"
+
+namespace hearth::cli {
+namespace {
+
+struct Job {
+    GenerationRequest request;
+    std::shared_ptr<CollectingSink> sink;
+};
+
+nlohmann::json resultJson(const Job& job) {
+    const Usage& u = job.sink->usage;
+    nlohmann::json j;
+    j["prompt_tokens"] = job.request.promptTokens;
+    j["tokens"] = job.sink->tokens;
+    j["text"] = job.sink->text;
+    // Prefill: the prompt tokens run through the model by the first token; decode: the rest.
+    const double prefillSec = u.ttftMs / 1000.0;
+    const double decodeSec = (u.totalMs - u.ttftMs) / 1000.0;
+    j["timings"] = {{"prefill_tok_s", prefillSec > 0 ? u.computedPromptTokens / prefillSec : 0.0},
+                    {"decode_tok_s", decodeSec > 0 && u.completionTokens > 1 ? (u.completionTokens - 1) / decodeSec : 0.0}};
+    j["finish_reason"] = finishReasonName(job.sink->reason);
+    if (job.sink->error) j["error"] = job.sink->error->toString();
+    return j;
+}
+
+std::string dump(const nlohmann::json& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
+
+// Reads one JSONL line into a request (fields left out keep the command-line defaults).
+std::string parseLine(const std::string& line, GenerationRequest& r, const Tokenizer& tok) {
+    nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) return "not a JSON object";
+    try {
+        if (!j.contains("prompt") || !j["prompt"].is_string()) return "needs a string \"prompt\"";
+        r.promptTokens = tok.encode(j["prompt"].get<std::string>(), TokenizeOptions{true, true});
+        if (j.contains("n")) r.maxTokens = j["n"].get<int>();
+        if (j.contains("temp")) r.sampling.temperature = j["temp"].get<float>();
+        if (j.contains("seed")) r.sampling.seed = j["seed"].get<uint64_t>();
+        if (j.contains("ignore_eos")) r.ignoreEos = j["ignore_eos"].get<bool>();
+        if (j.contains("user")) r.user = j["user"].get<std::string>();
+    } catch (const nlohmann::json::exception& e) {
+        return std::string("a field has the wrong type (") + e.what() + ")";
+    }
+    if (r.maxTokens < 0) return "\"n\" must not be negative";
+    return {};
+}
+
+int runRun(int argc, char** argv) {
+    auto valueOpts = engineValueOptions();
+    valueOpts.insert({"m", "model", "p", "prompt", "n", "n-predict", "temp", "top-k", "top-p", "min-p", "seed",
+                      "prompts", "repeat-penalty"});
+    CliArgs args(argc, argv, 2, valueOpts);
+    EngineConfig config;
+    const auto model = args.get("model", "m");
+    const auto prompt = args.get("prompt", "p");
+    const auto promptsFile = args.get("prompts");
+    GenerationRequest base;
+    base.maxTokens = static_cast<int>(args.intOr("n-predict", "n", 128));
+    base.sampling.temperature = static_cast<float>(args.floatOr("temp", "", base.sampling.temperature));
+    base.sampling.topK = static_cast<int>(args.intOr("top-k", "", base.sampling.topK));
+    base.sampling.topP = static_cast<float>(args.floatOr("top-p", "", base.sampling.topP));
+    base.sampling.minP = static_cast<float>(args.floatOr("min-p", "", base.sampling.minP));
+    base.sampling.repeatPenalty = static_cast<float>(args.floatOr("repeat-penalty", "", base.sampling.repeatPenalty));
+    if (auto s = args.get("seed")) base.sampling.seed = std::strtoull(s->c_str(), nullptr, 10);
+    base.ignoreEos = args.flag("ignore-eos");
+    const bool json = args.flag("json");
+    std::string flagError = readEngineFlags(args, config);
+    if (auto e = args.finish(); !e.empty()) return fail(e, 2);
+    if (!flagError.empty()) return fail(flagError, 2);
+    if (!model) return fail("run needs -m MODEL", 2);
+    if (prompt.has_value() == promptsFile.has_value()) return fail("run needs exactly one of -p PROMPT or --prompts FILE", 2);
+    if (base.maxTokens < 0) return fail("-n must not be negative", 2);
+    if (base.sampling.temperature < 0) return fail("--temp must not be negative", 2);
+    if (base.sampling.topK < 0) return fail("--top-k must not be negative", 2);
+
+    std::vector<Job> jobs;
+    std::vector<std::string> lines;
+    if (promptsFile) {
+        std::ifstream in(*promptsFile);
+        if (!in) return fail("cannot open '" + *promptsFile + "'");
+        for (std::string line; std::getline(in, line);)
+            if (line.find_first_not_of(" \t\r") != std::string::npos) lines.push_back(line);
+        if (lines.empty()) return fail("'" + *promptsFile + "' has no prompts");
+    }
+
+    config.modelPath = *model;
+    auto engine = Engine::create(config);
+    if (!engine) return fail(engine.error().toString());
+    Engine& e = **engine;
+
+    if (prompt) {
+        Job job{base, nullptr};
+        job.request.promptTokens = e.tokenizer().encode(*prompt, TokenizeOptions{true, true});
+        const bool stream = !json;
+        job.sink = std::make_shared<CollectingSink>([stream](std::string_view t) {
+            if (!stream) return;
+            std::fwrite(t.data(), 1, t.size(), stdout);
+            std::fflush(stdout);
+        });
+        e.submit(job.request, job.sink);
+        job.sink->wait();
+        if (job.sink->error) return fail(job.sink->error->toString());
+        if (json) std::printf("%s\n", dump(resultJson(job)).c_str());
+        else if (isatty(STDOUT_FILENO)) std::printf("\n");
+        return 0;
+    }
+
+    for (size_t i = 0; i < lines.size(); ++i) {
+        Job job{base, std::make_shared<CollectingSink>()};
+        if (auto err = parseLine(lines[i], job.request, e.tokenizer()); !err.empty())
+            return fail(*promptsFile + " line " + std::to_string(i + 1) + ": " + err, 2);
+        jobs.push_back(std::move(job));
+    }
+    for (auto& job : jobs) e.submit(job.request, job.sink);  // all at once: one batch
+    int failures = 0;
+    for (auto& job : jobs) {
+        job.sink->wait();
+        nlohmann::json j = resultJson(job);
+        j["ttft_ms"] = job.sink->usage.ttftMs;
+        std::printf("%s\n", dump(j).c_str());
+        if (job.sink->error) {
+            std::fprintf(stderr, "error: %s\n", job.sink->error->toString().c_str());
+            ++failures;
+        }
+    }
+    std::fflush(stdout);
+    return failures ? 1 : 0;
+}
+
+RegisterCommand reg("run",
+                    "run -m MODEL (-p PROMPT | --prompts FILE.jsonl) [-n N] [--temp T] [--top-k K] [--top-p P]\n"
+                    "      [--min-p P] [--seed S] [--ignore-eos] [--json] [--threads N] [--ctx N] [--kv-type f16|q8_0]\n"
+                    "      [--ram-cache MiB] [--disk-cache DIR] [--max-seqs N] [--batch-tokens N]   raw completion",
+                    runRun);
+
+}  // namespace
+}  // namespace hearth::cli

@@ -1,0 +1,42 @@
+#include "EngineFlags.h"
+
+namespace hearth::cli {
+
+std::set<std::string> engineValueOptions() {
+    return {"ctx",       "kv-type",      "ram-cache",     "disk-cache", "disk-cache-size",
+            "max-seqs",  "batch-tokens", "prefill-chunk", "threads",    "t"};
+}
+
+std::string readEngineFlags(CliArgs& args, EngineConfig& c) {
+    const long long ctx = args.intOr("ctx", "", c.contextLength);
+    const long long threads = args.intOr("threads", "t", c.threads);
+    const long long ram = args.intOr("ram-cache", "", -1);
+    const long long diskMiB = args.intOr("disk-cache-size", "", -1);
+    const long long maxSeqs = args.intOr("max-seqs", "", c.maxSeqs);
+    const long long batch = args.intOr("batch-tokens", "", c.maxBatchTokens);
+    const long long chunk = args.intOr("prefill-chunk", "", c.prefillChunk);
+    if (auto d = args.get("disk-cache")) c.diskCacheDir = *d;
+    if (args.flag("no-prefix-cache")) c.prefixCaching = false;
+    if (auto kv = args.get("kv-type")) {
+        if (*kv == "f16") c.kvType = KvDType::F16;
+        else if (*kv == "q8_0") c.kvType = KvDType::Q8_0;
+        else return "--kv-type must be f16 or q8_0, got '" + *kv + "'";
+    }
+    if (ctx < 0 || ctx > (1 << 24)) return "--ctx must be between 0 (the model's) and 16777216";
+    if (threads < 0 || threads > 1024) return "--threads must be between 0 (all cores) and 1024";
+    if (maxSeqs < 1 || maxSeqs > 4096) return "--max-seqs must be between 1 and 4096";
+    if (batch < 1 || batch > (1 << 20)) return "--batch-tokens must be between 1 and 1048576";
+    if (chunk < 1 || chunk > (1 << 20)) return "--prefill-chunk must be between 1 and 1048576";
+    if (ram < -1 || ram > (1ll << 30)) return "--ram-cache is a size in MiB";
+    if (diskMiB < -1 || diskMiB > (1ll << 30)) return "--disk-cache-size is a size in MiB";
+    c.contextLength = static_cast<int>(ctx);
+    c.threads = static_cast<int>(threads);
+    c.maxSeqs = static_cast<int>(maxSeqs);
+    c.maxBatchTokens = static_cast<int>(batch);
+    c.prefillChunk = static_cast<int>(chunk);
+    if (ram >= 0) c.ramCacheBytes = static_cast<uint64_t>(ram) << 20;
+    if (diskMiB >= 0) c.diskCacheBytes = static_cast<uint64_t>(diskMiB) << 20;
+    return {};
+}
+
+}  // namespace hearth::cli

@@ -1,0 +1,19 @@
+#pragma once
+// The engine flags that `run` and `bench` share: --ctx, --kv-type f16|q8_0, --ram-cache MiB,
+// --disk-cache DIR, --disk-cache-size MiB, --max-seqs, --batch-tokens, --prefill-chunk, --threads,
+// --no-prefix-cache.
+
+#include <set>
+#include <string>
+
+#include "CliArgs.h"
+#include "hearth/engine.h"
+
+namespace hearth::cli {
+
+// Names (without dashes) of the engine flags that take a value, for CliArgs.
+std::set<std::string> engineValueOptions();
+// Reads the flags into config (leaving defaults where absent); returns an error message or "".
+std::string readEngineFlags(CliArgs& args, EngineConfig& config);
+
+}  // namespace hearth::cli
