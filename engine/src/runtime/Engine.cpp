@@ -2,11 +2,14 @@
 // the EngineCore, and hands both to an EngineRuntime (the engine thread).
 #include <algorithm>
 
-#include "cpu/CpuBackend.h"
+#include "backend/BackendFactory.h"
+#include "gguf/GgufFile.h"
 #include "hearth/engine.h"
 #include "hearth/model_info.h"
 #include "runtime/EngineRuntime.h"
+#include "model/ModelConfig.h"
 #include "runtime/ModelFingerprint.h"
+#include "tokenizer/GgufTokenizerLoader.h"
 
 namespace hearth {
 
@@ -33,8 +36,6 @@ Result<std::unique_ptr<Engine>> Engine::create(const EngineConfig& config, LoadP
     auto report = [&](float p) { return !progress || progress(p, progressUser); };
     const auto cancelled = makeError(ErrorCode::Cancelled, "model load cancelled");
     if (!report(0.0f)) return cancelled;
-    if (!config.placement.devices.empty())
-        return makeError(ErrorCode::Unavailable, "GPU placement is not available in this build (CPU only)");
     if (config.maxSeqs < 1 || config.maxBatchTokens < 1 || config.prefillChunk < 1)
         return makeError(ErrorCode::InvalidArgument, "maxSeqs, maxBatchTokens and prefillChunk must be positive");
     if (config.contextLength < 0) return makeError(ErrorCode::InvalidArgument, "negative context length");
@@ -44,15 +45,21 @@ Result<std::unique_ptr<Engine>> Engine::create(const EngineConfig& config, LoadP
     if (!info->supported)
         return makeError(ErrorCode::UnsupportedArch, "'" + config.modelPath + "': architecture '" + info->architecture +
                                                          "' is not supported");
-    auto tok = Tokenizer::fromGguf(config.modelPath);
+    auto file = GgufFile::open(config.modelPath);
+    HEARTH_TRY(file);
+    auto modelConfig = ModelConfig::fromGguf(**file);
+    HEARTH_TRY(modelConfig);
+    auto tok = GgufTokenizerLoader::load(**file);
     HEARTH_TRY(tok);
     if (!report(0.2f)) return cancelled;
-    auto backend = cpu::CpuBackend::open(config.modelPath, config.threads);
+    // CPU, or CUDA stages (plus CPU offload) per config.placement.
+    auto backend = createBackend(config, *file, *modelConfig);
     HEARTH_TRY(backend);
     if (!report(0.8f)) return cancelled;
 
     const uint64_t blockBytes = (*backend)->kvBlockBytes(config.kvType);
-    if (blockBytes == 0) return makeError(ErrorCode::InvalidArgument, "the CPU backend does not support this KV dtype");
+    if (blockBytes == 0)
+        return makeError(ErrorCode::InvalidArgument, "the " + (*backend)->name() + " backend does not support this KV dtype");
     auto fp = ModelFingerprint::compute(config.modelPath, (*backend)->name(), config.kvType, blockBytes);
     HEARTH_TRY(fp);
     EngineCoreOptions opts;

@@ -146,36 +146,13 @@ Status EngineCore::step() {
     const SchedulerOutput out = scheduler_->schedule();
     if (out.empty()) return Status::success();
     scheduler_->fillBatch(out, batch_);
-    if (Status st = backend_->forward(batch_, logits_); !st.ok()) {
+    if (Status st = forwardAndSample(out); !st.ok()) {
         for (const auto& s : out.seqs) {
             errors_[s.id] = st.error();
             scheduler_->finish(s.id, FinishReason::Error);
         }
         deliverFinished(Clock::now());
         return st;
-    }
-
-    sampled_.clear();
-    sampledLogprobs_.clear();
-    size_t row = 0;
-    for (const auto& s : out.seqs) {
-        if (!s.sample) continue;
-        const float* logits = logits_.data() + row * vocab_;
-        ++row;
-        RequestStream& stream = *streams_.at(s.id);
-        const Request& r = *scheduler_->request(s.id);
-        const std::vector<bool>* allowed = nullptr;
-        if (auto* c = stream.constraint()) {
-            c->allowedTokens(allowed_);
-            allowed_.resize(vocab_, false);  // ids past the tokenizer's vocabulary are never valid output
-            allowed = &allowed_;
-        }
-        const TokenId t = stream.sampler().sample(logits, static_cast<int32_t>(vocab_), r.tokens, allowed);
-        sampled_.push_back(t);
-        if (stream.logprobs() > 0)
-            sampledLogprobs_.push_back(Sampler::logprobs(logits, static_cast<int32_t>(vocab_), t, stream.logprobs()));
-        else
-            sampledLogprobs_.emplace_back();
     }
     const std::vector<SeqUpdate> updates = scheduler_->update(out, sampled_);
     const auto now = Clock::now();
@@ -208,6 +185,59 @@ Status EngineCore::step() {
         decode += s.numTokens - s.promptTokens;
     }
     metrics_.recordStep(now, std::chrono::duration<double>(now - t0).count(), prefill, decode);
+    return Status::success();
+}
+
+Status EngineCore::forwardAndSample(const SchedulerOutput& out) {
+    sampled_.clear();
+    sampledLogprobs_.clear();
+    // Sampling on the device sends back token ids instead of vocab-wide logit rows; it is used
+    // when every row of the step asks only for what the device sampler does.
+    bool onDevice = backend_->canSampleOnDevice() && out.numSampled() > 0;
+    for (const auto& s : out.seqs)
+        if (onDevice && s.sample && !streams_.at(s.id)->deviceSamplable()) onDevice = false;
+    if (onDevice) {
+        rowSampling_.clear();
+        for (const auto& s : out.seqs) {
+            if (!s.sample) continue;
+            Sampler& sm = streams_.at(s.id)->sampler();
+            const SamplingParams& p = sm.params();
+            Backend::RowSampling r;
+            r.temperature = p.temperature;
+            r.topK = p.topK;
+            r.topP = p.topP;
+            r.minP = p.minP;
+            r.uniform = p.temperature > 0 ? sm.uniform() : 0.0f;  // the request's own RNG, as on the host
+            rowSampling_.push_back(r);
+        }
+        HEARTH_TRY(backend_->forwardSample(batch_, rowSampling_, sampled_));
+        if (sampled_.size() != rowSampling_.size())
+            return makeError(ErrorCode::Internal, backend_->name() + " sampled a wrong number of rows");
+        sampledLogprobs_.resize(sampled_.size());
+        return Status::success();
+    }
+
+    HEARTH_TRY(backend_->forward(batch_, logits_));
+    size_t row = 0;
+    for (const auto& s : out.seqs) {
+        if (!s.sample) continue;
+        const float* logits = logits_.data() + row * vocab_;
+        ++row;
+        RequestStream& stream = *streams_.at(s.id);
+        const Request& r = *scheduler_->request(s.id);
+        const std::vector<bool>* allowed = nullptr;
+        if (auto* c = stream.constraint()) {
+            c->allowedTokens(allowed_);
+            allowed_.resize(vocab_, false);  // ids past the tokenizer's vocabulary are never valid output
+            allowed = &allowed_;
+        }
+        const TokenId t = stream.sampler().sample(logits, static_cast<int32_t>(vocab_), r.tokens, allowed);
+        sampled_.push_back(t);
+        if (stream.logprobs() > 0)
+            sampledLogprobs_.push_back(Sampler::logprobs(logits, static_cast<int32_t>(vocab_), t, stream.logprobs()));
+        else
+            sampledLogprobs_.emplace_back();
+    }
     return Status::success();
 }
 

@@ -66,6 +66,8 @@ public:
 private:
     EngineCore() = default;
     void deliverFinished(Clock::time_point now);
+    // Runs the batch and fills sampled_ / sampledLogprobs_ (one entry per sampled sequence).
+    Status forwardAndSample(const SchedulerOutput& out);
 
     EngineConfig config_;
     EngineCoreOptions options_;
@@ -82,6 +84,7 @@ private:
     ForwardBatch batch_;
     std::vector<float> logits_;
     std::vector<TokenId> sampled_;
+    std::vector<Backend::RowSampling> rowSampling_;
     std::vector<bool> allowed_;  // constrained decoding: the vocabulary mask of the row being sampled
     std::vector<std::optional<TokenLogprob>> sampledLogprobs_;
     uint64_t totalPromptTokens_ = 0, totalGeneratedTokens_ = 0, totalRequests_ = 0;

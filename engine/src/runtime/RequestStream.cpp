@@ -18,7 +18,16 @@ RequestStream::RequestStream(RequestId id, std::shared_ptr<TokenSink> sink, std:
       submitted_(submitted),
       last_(submitted) {
     if (tokenizer_) decoder_.emplace(tokenizer_);
-    if (request.ignoreEos && tokenizer_) sampler_.setBannedTokens(tokenizer_->endOfGeneration());
+    if (request.ignoreEos && tokenizer_ && !tokenizer_->endOfGeneration().empty()) {
+        sampler_.setBannedTokens(tokenizer_->endOfGeneration());
+        banned_ = true;
+    }
+}
+
+bool RequestStream::deviceSamplable() const {
+    const SamplingParams& p = sampler_.params();
+    return !banned_ && !constraint_ && logprobs_ == 0 && p.repeatPenalty == 1.0f && p.frequencyPenalty == 0.0f &&
+           p.presencePenalty == 0.0f;
 }
 
 double RequestStream::acceptToken(TokenId token, bool isStopToken, std::optional<TokenLogprob> logprob,

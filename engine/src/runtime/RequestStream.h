@@ -31,6 +31,9 @@ public:
     int logprobs() const { return logprobs_; }
     bool done() const { return done_; }
     bool stopStringMatched() const { return stops_.matched(); }
+    // The backend's device sampler can draw this request's tokens: plain temperature / top-k /
+    // top-p / min-p, with no penalties, bans, constraint or logprobs.
+    bool deviceSamplable() const;
     // response_format constraint (null when the output is free).
     constraint::JsonConstraint* constraint() { return constraint_.get(); }
     void setConstraint(std::unique_ptr<constraint::JsonConstraint> c) { constraint_ = std::move(c); }
@@ -56,6 +59,7 @@ private:
     Sampler sampler_;
     std::unique_ptr<constraint::JsonConstraint> constraint_;
     int logprobs_ = 0;
+    bool banned_ = false;
     Clock::time_point submitted_, last_;
     bool hasFirst_ = false;
     double ttftMs_ = 0, itlSumMs_ = 0;

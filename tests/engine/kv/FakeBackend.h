@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -110,6 +111,41 @@ public:
     }
     uint32_t vocabSize() const override { return vocab_; }
 
+    // Optional device sampling (greedy = argmax; otherwise softmax over all with temperature,
+    // drawn by the row's uniform), like a GPU backend's.
+    void setDeviceSampling(bool on) { deviceSampling_ = on; }
+    bool canSampleOnDevice() const override { return deviceSampling_; }
+    Status forwardSample(const ForwardBatch& batch, std::span<const RowSampling> rows,
+                         std::vector<TokenId>& tokens) override {
+        if (rows.size() != batch.logitRows.size()) return makeError(ErrorCode::Internal, "one sampling row per logit row");
+        std::vector<float> logits;
+        HEARTH_TRY(forward(batch, logits));
+        tokens.clear();
+        for (size_t r = 0; r < rows.size(); ++r) {
+            const float* l = logits.data() + r * vocab_;
+            TokenId best = 0;
+            for (uint32_t v = 1; v < vocab_; ++v)
+                if (l[v] > l[best]) best = static_cast<TokenId>(v);
+            if (rows[r].temperature > 0) {
+                std::vector<double> p(vocab_);
+                double sum = 0;
+                for (uint32_t v = 0; v < vocab_; ++v) sum += p[v] = std::exp((l[v] - l[best]) / rows[r].temperature);
+                double cum = 0;
+                for (uint32_t v = 0; v < vocab_; ++v) {
+                    cum += p[v] / sum;
+                    if (rows[r].uniform < cum) {
+                        best = static_cast<TokenId>(v);
+                        break;
+                    }
+                }
+            }
+            tokens.push_back(best);
+        }
+        ++deviceSampled_;
+        return Status::success();
+    }
+    uint64_t deviceSampledSteps() const { return deviceSampled_; }
+
     // Greedy continuation of `tokens` by n tokens, computed directly (the reference for tests).
     std::vector<TokenId> reference(std::vector<TokenId> tokens, int n, const std::vector<TokenId>& banned = {}) const {
         std::vector<TokenId> out;
@@ -151,6 +187,8 @@ private:
     std::atomic<uint64_t> tokensComputed_{0}, forwards_{0}, maxBatchTokens_{0}, maxBatchSeqs_{0}, maxSliceTokens_{0};
     std::atomic<uint64_t> copiesIn_{0}, copiesOut_{0};
     std::atomic<bool> failNext_{false};
+    bool deviceSampling_ = false;
+    std::atomic<uint64_t> deviceSampled_{0};
     std::atomic<int> delayUs_{0};
 };
 

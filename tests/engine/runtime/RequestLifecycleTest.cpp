@@ -228,6 +228,26 @@ TEST(Lifecycle, SampledRequestsAreReproducibleBySeedAndReportLogprobs) {
     EXPECT_NE(a, c);
 }
 
+TEST(Lifecycle, DeviceSamplingIsUsedWhenEveryRowAllowsIt) {
+    CoreHarness h(cfg());
+    h.backend->setDeviceSampling(true);
+    auto a = h.submit(greedy(makePrompt(10, 11), 12));
+    auto b = h.submit(greedy(makePrompt(20, 12), 12));
+    h.runUntilIdle();
+    EXPECT_EQ(a->tokens, h.backend->reference(makePrompt(10, 11), 12));
+    EXPECT_EQ(b->tokens, h.backend->reference(makePrompt(20, 12), 12));
+    const uint64_t deviceSteps = h.backend->deviceSampledSteps();
+    EXPECT_GE(deviceSteps, 12u);
+    // A request that wants logprobs needs the logits on the host: its steps sample there.
+    auto r = greedy(makePrompt(10, 13), 6);
+    r.sampling.logprobs = 1;
+    auto c = h.submit(r);
+    h.runUntilIdle();
+    EXPECT_EQ(h.backend->deviceSampledSteps(), deviceSteps);
+    EXPECT_EQ(c->logprobRows, 6);
+    EXPECT_EQ(c->tokens, h.backend->reference(makePrompt(10, 13), 6));
+}
+
 TEST(Lifecycle, StatsSnapshot) {
     CoreHarness h(cfg());
     for (int i = 0; i < 3; ++i) h.submit(greedy(makePrompt(40, 10), 10));
