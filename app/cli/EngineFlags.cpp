@@ -1,11 +1,35 @@
 #include "EngineFlags.h"
 
+#include <algorithm>
+#include <cstdlib>
+#include <vector>
+
 namespace hearth::cli {
 
 std::set<std::string> engineValueOptions() {
-    return {"ctx",       "kv-type",      "ram-cache",     "disk-cache", "disk-cache-size",
-            "max-seqs",  "batch-tokens", "prefill-chunk", "threads",    "t"};
+    return {"ctx",      "kv-type",       "ram-cache", "disk-cache", "disk-cache-size", "max-seqs", "batch-tokens",
+            "prefill-chunk", "threads", "t",         "devices",    "split",           "cpu-layers"};
 }
+
+namespace {
+
+// "1,2,3" -> numbers; false on anything else.
+template <class T>
+bool parseList(const std::string& s, std::vector<T>& out) {
+    size_t pos = 0;
+    while (pos <= s.size()) {
+        const size_t comma = std::min(s.find(',', pos), s.size());
+        const std::string item = s.substr(pos, comma - pos);
+        char* end = nullptr;
+        const double v = std::strtod(item.c_str(), &end);
+        if (item.empty() || *end != '\0') return false;
+        out.push_back(static_cast<T>(v));
+        pos = comma + 1;
+    }
+    return !out.empty();
+}
+
+}  // namespace
 
 std::string readEngineFlags(CliArgs& args, EngineConfig& c) {
     const long long ctx = args.intOr("ctx", "", c.contextLength);
@@ -16,6 +40,24 @@ std::string readEngineFlags(CliArgs& args, EngineConfig& c) {
     const long long batch = args.intOr("batch-tokens", "", c.maxBatchTokens);
     const long long chunk = args.intOr("prefill-chunk", "", c.prefillChunk);
     if (auto d = args.get("disk-cache")) c.diskCacheDir = *d;
+    const long long cpuLayers = args.intOr("cpu-layers", "", c.placement.cpuLayers);
+    if (auto d = args.get("devices")) {
+        std::vector<double> v;
+        if (!parseList(*d, v)) return "--devices is a comma-separated list of CUDA device numbers, got '" + *d + "'";
+        c.placement.devices.clear();
+        for (double x : v) {
+            if (x < 0 || x != static_cast<int>(x)) return "--devices: '" + *d + "' is not a list of device numbers";
+            c.placement.devices.push_back(static_cast<int>(x));
+        }
+    }
+    if (auto sp = args.get("split")) {
+        c.placement.split.clear();
+        if (!parseList(*sp, c.placement.split)) return "--split is a comma-separated list of layer shares, got '" + *sp + "'";
+        for (float x : c.placement.split)
+            if (!(x >= 0)) return "--split shares must not be negative";
+    }
+    if (cpuLayers < 0 || cpuLayers > 100000) return "--cpu-layers must not be negative";
+    c.placement.cpuLayers = static_cast<int>(cpuLayers);
     if (args.flag("no-prefix-cache")) c.prefixCaching = false;
     if (auto kv = args.get("kv-type")) {
         if (*kv == "f16") c.kvType = KvDType::F16;

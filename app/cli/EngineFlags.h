@@ -1,7 +1,8 @@
 #pragma once
 // The engine flags that `run` and `bench` share: --ctx, --kv-type f16|q8_0, --ram-cache MiB,
 // --disk-cache DIR, --disk-cache-size MiB, --max-seqs, --batch-tokens, --prefill-chunk, --threads,
-// --no-prefix-cache.
+// --no-prefix-cache, and placement: --devices 0,1 (CUDA ordinals in pipeline order), --split 3,1
+// (relative layer shares), --cpu-layers N (the last N layers on the CPU).
 
 #include <set>
 #include <string>
