@@ -190,7 +190,8 @@ Value doTitle(Interpreter&, const Value& v, CallArgs& a) {
             wordStart = true;
             continue;
         }
-        utf8::append(out, wordStart ? utf8::toUpper(c) : utf8::toLower(c));
+        if (wordStart && c == 0xDF) out += "SS";  // str.upper() of 'ß'
+        else utf8::append(out, wordStart ? utf8::toUpper(c) : utf8::toLower(c));
         wordStart = false;
     }
     return sameKind(s, std::move(out));

@@ -90,8 +90,8 @@ Interpreter::Flow Interpreter::execStmt(const Stmt& stmt, const ScopePtr& scope)
         case Stmt::Kind::Output: {
             std::string& out = *out_.back();
             for (const auto& item : static_cast<const OutputStmt&>(stmt).items) {
-                if (item->kind == Expr::Kind::Const) {
-                    out += static_cast<const ConstExpr&>(*item).value.str();
+                if (item->kind == Expr::Kind::Const && static_cast<const ConstExpr&>(*item).value.isString()) {
+                    out += static_cast<const ConstExpr&>(*item).value.str();  // template text
                 } else {
                     out += eval(*item, scope).toStr();
                 }
@@ -189,12 +189,8 @@ void Interpreter::execFor(const ForStmt& s, const ScopePtr& scope) {
         }
         return;
     }
-    int depth0 = 0;
-    if (const Value* outer = scope->find(loopSym_); outer && outer->isLoop())
-        depth0 = static_cast<const LoopObject&>(*outer->object()).depth0 + 1;
     auto loop = std::make_shared<LoopObject>();
-    loop->items = items;
-    loop->depth0 = depth0;
+    loop->items = items;  // depth0 stays 0: only recursive loops (not supported) go deeper
     const Value loopValue = Value::loop(loop);
     ScopePtr iteration;
     for (size_t i = 0; i < items.size(); ++i) {

@@ -22,9 +22,9 @@ struct MacroStmt;
 
 class Interpreter {
 public:
-    static constexpr size_t kMaxOutputBytes = 64u << 20;  // per render, and per string value
+    static constexpr size_t kMaxOutputBytes = 16u << 20;  // per render and per string (~4M tokens)
     static constexpr int kMaxCallDepth = 256;             // nested macro calls
-    static constexpr uint64_t kMaxSteps = 20'000'000;     // loop iterations + macro calls
+    static constexpr uint64_t kMaxSteps = 2'000'000;      // loop iterations + calls (real templates: thousands)
 
     Interpreter(const Program& program, std::tm now);
 

@@ -21,8 +21,6 @@ const Names kStrImplemented = {
     "rfind", "rindex", "rjust", "rpartition", "rsplit", "rstrip", "split", "splitlines", "startswith", "strip",
     "swapcase", "title", "upper", "zfill"};
 const Names kStrOther = {"encode", "isprintable", "maketrans", "translate"};
-const Names kDictSafe = {"items", "keys", "values", "get", "copy"};
-const Names kDictUnsafe = {"clear", "pop", "popitem", "setdefault", "update"};
 const Names kListUnsafe = {"append", "clear", "extend", "insert", "pop", "remove", "reverse", "sort"};
 const Names kIntOther = {"real", "imag", "numerator", "denominator", "conjugate", "bit_length", "bit_count",
                          "as_integer_ratio", "to_bytes", "from_bytes", "is_integer"};
@@ -97,7 +95,8 @@ bool affix(const Value& self, const CallArgs& a, const std::string& name, bool s
 Value stringMethod(Interpreter& in, const Value& self, const std::string& name, CallArgs& a) {
     const std::string& s = self.str();
     const bool markup = self.isMarkup();
-    // Markup's wrapped methods escape their string arguments and return Markup.
+    // Markup's methods return Markup; replace() and the padding methods escape the text they
+    // insert (markupsafe 3's behaviour; 2.x also escaped the other arguments).
     auto arg = [&](size_t i, const std::string& what) {
         std::string v = needStr(a.args[i], what);
         return markup && !a.args[i].isMarkup() ? escapeMarkup(v) : v;
@@ -111,7 +110,7 @@ Value stringMethod(Interpreter& in, const Value& self, const std::string& name, 
     if (name == "strip" || name == "lstrip" || name == "rstrip") {
         positionalOnly(a, name, 0, 1);
         std::optional<std::string> chars;
-        if (!a.args.empty() && !a.args[0].isNone()) chars = arg(0, name + " arg");
+        if (!a.args.empty() && !a.args[0].isNone()) chars = needStr(a.args[0], name + " arg");
         const auto side = name == "strip" ? pystr::Side::Both : name == "lstrip" ? pystr::Side::Left : pystr::Side::Right;
         return result(pystr::strip(s, chars, side));
     }
@@ -141,7 +140,7 @@ Value stringMethod(Interpreter& in, const Value& self, const std::string& name, 
     if (name == "replace") {
         positionalOnly(a, name, 2, 3);
         const int64_t count = a.args.size() > 2 ? needInt(a.args[2], "count") : -1;
-        return result(pystr::replace(s, arg(0, "replace() argument 1"), arg(1, "replace() argument 2"), count));
+        return result(pystr::replace(s, needStr(a.args[0], "replace() argument 1"), arg(1, "replace() argument 2"), count));
     }
     if (name == "join") {
         positionalOnly(a, name, 1, 1);
@@ -273,13 +272,17 @@ Value listMethod(const Value& self, const std::string& name, CallArgs& a) {
 }  // namespace
 
 Lookup find(const Value& self, std::string_view name) {
+    // Every method name is lower-case ASCII; most lookups are dict keys like "role" that fail the
+    // cheap checks below before any table is consulted.
+    if (name.empty() || name[0] < 'a' || name[0] > 'z') return Lookup::Missing;
     switch (self.type()) {
         case ValueType::String:
             if (kStrImplemented.count(name)) return Lookup::Safe;
             return kStrOther.count(name) ? Lookup::Unsupported : Lookup::Missing;
         case ValueType::Dict:
-            if (kDictSafe.count(name)) return Lookup::Safe;
-            if (kDictUnsafe.count(name)) return Lookup::Unsafe;
+            if (name == "items" || name == "keys" || name == "values" || name == "get" || name == "copy") return Lookup::Safe;
+            if (name == "clear" || name == "pop" || name == "popitem" || name == "setdefault" || name == "update")
+                return Lookup::Unsafe;
             return name == "fromkeys" ? Lookup::Unsupported : Lookup::Missing;
         case ValueType::List:
             if (name == "count" || name == "index" || name == "copy") return Lookup::Safe;

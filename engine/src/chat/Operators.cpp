@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "chat/JinjaError.h"
+#include "chat/Interpreter.h"
 #include "chat/PyFormat.h"
 
 namespace hearth::chat::operators {
@@ -34,7 +35,7 @@ Value repeat(const Value& seq, int64_t times) {
     if (times <= 0) return seq.isString() ? (seq.isMarkup() ? Value::markup("") : Value("")) : (seq.isTuple() ? Value::tuple({}) : Value::list());
     if (seq.isString()) {
         const std::string& s = seq.str();
-        if (!s.empty() && static_cast<uint64_t>(times) > (64ull << 20) / s.size())
+        if (!s.empty() && static_cast<uint64_t>(times) > Interpreter::kMaxOutputBytes / s.size())
             fail(JinjaError::Kind::Runtime, "string repetition too large");
         std::string out;
         out.reserve(s.size() * static_cast<size_t>(times));

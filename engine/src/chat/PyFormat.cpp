@@ -79,10 +79,24 @@ std::string formatFloatSpec(double v, char type, int precision, bool alt) {
     }
     if (type == 0) {
         if (precision < 0) return floatRepr(v);
-        // Like 'g', but a fixed-notation result keeps at least one digit after the point.
-        std::string s = cFormat(("%." + std::to_string(precision == 0 ? 1 : precision) + "g").c_str(), v);
-        if (s.find_first_of(".eEn") == std::string::npos) s += ".0";
-        return s;
+        // Like 'g', but scientific from exponent p-1 on, and a fixed result keeps one digit after
+        // the point.
+        const int p = precision == 0 ? 1 : precision;
+        const std::string sci = cFormat(("%." + std::to_string(p - 1) + "e").c_str(), v);
+        const int exp = std::atoi(sci.c_str() + sci.find('e') + 1);
+        auto stripZeros = [](std::string s) {
+            if (s.find('.') == std::string::npos) return s;
+            while (s.back() == '0') s.pop_back();
+            if (s.back() == '.') s.pop_back();
+            return s;
+        };
+        if (exp >= -4 && exp < p - 1) {
+            std::string s = stripZeros(cFormat(("%." + std::to_string(p - 1 - exp) + "f").c_str(), v));
+            if (s.find('.') == std::string::npos) s += ".0";
+            return s;
+        }
+        const size_t e = sci.find('e');
+        return stripZeros(sci.substr(0, e)) + sci.substr(e);
     }
     fmt += "." + std::to_string(precision < 0 ? 6 : precision);
     fmt.push_back(type);

@@ -26,6 +26,21 @@ bool spaceAt(std::string_view s, size_t pos, size_t& next) {
 }  // namespace
 
 std::string strip(std::string_view s, const std::optional<std::string>& chars, Side side) {
+    if (!chars) {
+        // Whitespace: walk in from both ends without decoding the middle.
+        size_t b = 0, e = s.size(), next = 0;
+        if (side != Side::Right)
+            while (b < e && spaceAt(s, b, next)) b = next;
+        if (side != Side::Left) {
+            while (e > b) {
+                size_t start = e - 1;
+                while (start > b && (static_cast<unsigned char>(s[start]) & 0xC0) == 0x80) --start;
+                if (!spaceAt(s, start, next) || next != e) break;
+                e = start;
+            }
+        }
+        return std::string(s.substr(b, e - b));
+    }
     std::vector<char32_t> set;
     if (chars) set = utf8::decode(*chars);
     auto strips = [&](char32_t c) {
@@ -138,6 +153,11 @@ std::string title(std::string_view s) {
     while (pos < s.size()) {
         char32_t c = utf8::next(s, pos);
         const bool cased = utf8::isCased(c);
+        if (cased && !previousCased && c == 0xDF) {
+            out += "Ss";  // the title case of 'ß'
+            previousCased = true;
+            continue;
+        }
         if (cased) c = previousCased ? utf8::toLower(c) : utf8::toUpper(c);
         previousCased = cased;
         utf8::append(out, c);
@@ -151,7 +171,8 @@ std::string capitalize(std::string_view s) {
     bool first = true;
     while (pos < s.size()) {
         const char32_t c = utf8::next(s, pos);
-        utf8::append(out, first ? utf8::toUpper(c) : utf8::toLower(c));
+        if (first && c == 0xDF) out += "Ss";  // the title case of 'ß'
+        else utf8::append(out, first ? utf8::toUpper(c) : utf8::toLower(c));
         first = false;
     }
     return out;

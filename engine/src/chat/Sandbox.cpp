@@ -107,6 +107,10 @@ void sliceIndices(int64_t n, const Value& start, const Value& stop, int64_t step
 Value getAttr(const Value& obj, std::string_view name) {
     if (obj.isUndefined()) operators::failUndefined(obj);
     if (auto v = pythonAttribute(obj, name)) return *v;
+    if (obj.isDict()) {
+        // The common case (message.role): no key value needs to be built.
+        if (const Value* v = obj.dictObj().findStr(name)) return *v;
+    }
     Value key{std::string(name)};
     if (auto v = pythonItem(obj, key)) return *v;
     return missing(obj, key);

@@ -49,7 +49,8 @@ std::string errorKind(const std::string& message) {
         if (m.rfind(prefix, 0) == 0) m = m.substr(std::strlen(prefix));
     std::string kind = m.substr(0, m.find(':'));
     if (kind == "raise_exception") return "TemplateError";
-    if (kind == "TemplateAssertionError") return "TemplateSyntaxError";  // jinja2's compile-time "No filter named"
+    if (kind == "TemplateAssertionError" || kind == "SyntaxError") return "TemplateSyntaxError";  // compile-time failures
+    if (kind == "ZeroDivisionError" || kind == "OverflowError") return "ArithmeticError";
     return kind;
 }
 
@@ -62,21 +63,57 @@ std::string firstDifference(const std::string& want, const std::string& got) {
            "\n  hearth: " + ordered_json(got.substr(from, 160)).dump();
 }
 
-TEST(ChatTemplateConformance, MatchesJinja2OnEveryTemplateAndConversation) {
-    const std::string templateDir = hearth::test::testdataPath("chat_templates");
-    const std::string conversationsPath = hearth::test::sourcePath("tests/engine/chat/conversations.json");
-    const std::string script = hearth::test::sourcePath("tests/engine/chat/render_jinja2.py");
-    ASSERT_TRUE(std::filesystem::is_directory(templateDir)) << templateDir;
+// Runs the reference renderer once for all tests in this file.
+class ChatTemplateConformance : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        char outPath[] = "/tmp/hearth_jinja2_XXXXXX";
+        const int fd = mkstemp(outPath);
+        ASSERT_GE(fd, 0);
+        close(fd);
+        const std::string cmd = "python3 '" + sourceFile("render_jinja2.py") + "' '" + templateDir() + "' '" +
+                                sourceFile("conversations.json") + "' '" + outPath + "' '" + sourceFile("snippets.txt") + "'";
+        const int rc = std::system(cmd.c_str());
+        if (rc == 0) reference_ = ordered_json::parse(readFile(outPath));
+        std::filesystem::remove(outPath);
+        ASSERT_EQ(rc, 0) << "the reference renderer failed (needs python3 with jinja2): " << cmd;
+    }
 
-    char outPath[] = "/tmp/hearth_jinja2_XXXXXX";
-    const int fd = mkstemp(outPath);
-    ASSERT_GE(fd, 0);
-    close(fd);
-    const std::string cmd = "python3 '" + script + "' '" + templateDir + "' '" + conversationsPath + "' '" + outPath + "'";
-    ASSERT_EQ(std::system(cmd.c_str()), 0) << "the reference renderer failed (needs python3 with jinja2): " << cmd;
-    const ordered_json reference = ordered_json::parse(readFile(outPath));
-    std::filesystem::remove(outPath);
+    static std::string templateDir() { return hearth::test::testdataPath("chat_templates"); }
+    static std::string sourceFile(const std::string& name) { return hearth::test::sourcePath("tests/engine/chat/" + name); }
 
+    static ordered_json reference_;
+};
+
+ordered_json ChatTemplateConformance::reference_;
+
+// The same splitting as read_snippets() in render_jinja2.py.
+std::vector<std::pair<std::string, std::string>> readSnippets(const std::string& path) {
+    const std::string text = readFile(path);
+    std::vector<std::string> lines;
+    size_t start = 0;
+    for (size_t nl; (nl = text.find('\n', start)) != std::string::npos; start = nl + 1) lines.push_back(text.substr(start, nl - start));
+    if (start < text.size()) lines.push_back(text.substr(start));
+    std::vector<std::pair<std::string, std::string>> blocks;
+    std::vector<bool> started;
+    for (const auto& line : lines) {
+        if (line.rfind("### ", 0) == 0) {
+            blocks.emplace_back(line.substr(4), "");
+            started.push_back(false);
+        } else if (!blocks.empty()) {
+            if (started.back()) blocks.back().second += "\n";
+            blocks.back().second += line;
+            started.back() = true;
+        }
+    }
+    return blocks;
+}
+
+TEST_F(ChatTemplateConformance, MatchesJinja2OnEveryTemplateAndConversation) {
+    ASSERT_FALSE(reference_.is_null());
+    const std::string templateDir = ChatTemplateConformance::templateDir();
+    const std::string conversationsPath = sourceFile("conversations.json");
+    const ordered_json& reference = reference_;
     std::map<std::string, ordered_json> contexts;
     for (const auto& c : ordered_json::parse(readFile(conversationsPath))) contexts[c["id"].get<std::string>()] = c["context"];
 
@@ -136,6 +173,48 @@ TEST(ChatTemplateConformance, MatchesJinja2OnEveryTemplateAndConversation) {
     for (const auto& [name, n] : failuresPerTemplate) std::printf("  %s: %zu differ\n", name.c_str(), n);
     EXPECT_GE(templates.size(), 50u);
     EXPECT_EQ(compared, templates.size() * contexts.size());
+    EXPECT_EQ(matched, compared);
+}
+
+}  // namespace
+
+namespace {
+
+// Small templates exercising one feature each (snippets.txt), compared the same way.
+TEST_F(ChatTemplateConformance, MatchesJinja2OnSnippets) {
+    ASSERT_FALSE(reference_.is_null());
+    const auto blocks = readSnippets(sourceFile("snippets.txt"));
+    ordered_json context;
+    std::map<std::string, std::string> sources;
+    for (const auto& [name, text] : blocks) {
+        if (name == "@context") context = ordered_json::parse(text);
+        else sources[name] = text;
+    }
+    ASSERT_TRUE(context.is_object());
+    hearth::ChatTemplateRenderOptions options;
+    options.fixedNow = fixedNow();
+    size_t compared = 0, matched = 0;
+    for (const auto& r : reference_["snippets"]) {
+        const std::string name = r["snippet"].get<std::string>();
+        ASSERT_TRUE(sources.count(name)) << name;
+        ++compared;
+        auto t = hearth::ChatTemplate::parse(sources[name]);
+        hearth::Result<std::string> out = t ? t->render(context, options) : hearth::Result<std::string>(t.error());
+        if (r.contains("error")) {
+            if (out.ok()) ADD_FAILURE() << name << ": jinja2 raised (" << r["error"].get<std::string>() << ") but we rendered " << ordered_json(*out).dump();
+            else if (errorKind(out.error().message) != errorKind(r["error"].get<std::string>()))
+                ADD_FAILURE() << name << ": both fail, differently:\n  jinja2: " << r["error"].get<std::string>() << "\n  hearth: " << out.error().message;
+            else ++matched;
+        } else if (!out.ok()) {
+            ADD_FAILURE() << name << ": we failed: " << out.error().message;
+        } else if (*out != r["output"].get<std::string>()) {
+            ADD_FAILURE() << name << ": " << firstDifference(r["output"].get<std::string>(), *out);
+        } else {
+            ++matched;
+        }
+    }
+    std::printf("[chat template snippets] %zu compared, %zu matched\n", compared, matched);
+    EXPECT_EQ(compared, sources.size());
     EXPECT_EQ(matched, compared);
 }
 

@@ -3,7 +3,7 @@
 configured the way Hugging Face transformers configures it, so the C++ interpreter can be compared
 byte for byte.
 
-Usage: render_jinja2.py TEMPLATE_DIR CONVERSATIONS.json OUT.json
+Usage: render_jinja2.py TEMPLATE_DIR CONVERSATIONS.json OUT.json [SNIPPETS.txt]
 
 Environment: ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True) with the
 loopcontrols extension, a `{% generation %}` tag (transformers renders its body as a call block),
@@ -12,8 +12,13 @@ globals raise_exception(message) and strftime_now(format). strftime_now formats 
 (FIXED_NOW) so that both renderers print the same text.
 
 OUT.json: {"jinja2_version": "...", "results": [{"template": FILE, "conversation": ID,
-"output": TEXT} or {"template": FILE, "conversation": ID, "error": "Type: message"}, ...]}.
+"output": TEXT} or {"template": FILE, "conversation": ID, "error": "Type: message"}, ...],
+"snippets": [{"snippet": NAME, "output": TEXT} or {"snippet": NAME, "error": ...}, ...]}.
 A template that does not compile gives one error per conversation.
+
+SNIPPETS.txt: small templates, each after a line "### NAME"; the text between two such lines is
+the template (without the newline that ends its last line). The block named "@context" holds the
+JSON context every snippet is rendered with.
 """
 import datetime
 import json
@@ -66,8 +71,31 @@ def make_environment():
     return env
 
 
+def read_snippets(path):
+    with open(path, encoding="utf-8", newline="") as f:
+        text = f.read()
+    lines = text.split("\n")
+    if text.endswith("\n"):
+        lines.pop()
+    blocks = []
+    for line in lines:
+        if line.startswith("### "):
+            blocks.append((line[4:].strip(), []))
+        elif blocks:
+            blocks[-1][1].append(line)
+    return [(name, "\n".join(body)) for name, body in blocks]
+
+
+def render_one(env, source, context):
+    try:
+        return {"output": env.from_string(source).render(**context)}
+    except Exception as e:  # noqa: BLE001 - any failure is a result to compare
+        return {"error": f"{type(e).__name__}: {e}"}
+
+
 def main():
     template_dir, conversations_path, out_path = sys.argv[1:4]
+    snippets_path = sys.argv[4] if len(sys.argv) > 4 else None
     with open(conversations_path, encoding="utf-8") as f:
         conversations = json.load(f)
     env = make_environment()
@@ -93,8 +121,16 @@ def main():
                 except Exception as e:  # noqa: BLE001
                     entry["error"] = f"{type(e).__name__}: {e}"
             results.append(entry)
+    snippets = []
+    if snippets_path:
+        blocks = read_snippets(snippets_path)
+        context = json.loads(dict(blocks)["@context"])
+        for name, source in blocks:
+            if name != "@context":
+                snippets.append({"snippet": name, **render_one(env, source, context)})
     with open(out_path, "w", encoding="utf-8") as f:
-        json.dump({"jinja2_version": jinja2.__version__, "results": results}, f, ensure_ascii=False)
+        json.dump({"jinja2_version": jinja2.__version__, "results": results, "snippets": snippets}, f,
+                  ensure_ascii=False)
 
 
 if __name__ == "__main__":
