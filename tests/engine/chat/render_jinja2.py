@@ -4,6 +4,7 @@ configured the way Hugging Face transformers configures it, so the C++ interpret
 byte for byte.
 
 Usage: render_jinja2.py TEMPLATE_DIR CONVERSATIONS.json OUT.json [SNIPPETS.txt]
+       render_jinja2.py --one TEMPLATE_FILE CONTEXT.json   (prints one rendering, exactly)
 
 Environment: ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True) with the
 loopcontrols extension, a `{% generation %}` tag (transformers renders its body as a call block),
@@ -93,7 +94,18 @@ def render_one(env, source, context):
         return {"error": f"{type(e).__name__}: {e}"}
 
 
+def render_file(template_path, context_path):
+    with open(template_path, encoding="utf-8", newline="") as f:
+        source = f.read()
+    with open(context_path, encoding="utf-8") as f:
+        context = json.load(f)
+    sys.stdout.buffer.write(make_environment().from_string(source).render(**context).encode("utf-8"))
+
+
 def main():
+    if sys.argv[1] == "--one":
+        render_file(sys.argv[2], sys.argv[3])
+        return
     template_dir, conversations_path, out_path = sys.argv[1:4]
     snippets_path = sys.argv[4] if len(sys.argv) > 4 else None
     with open(conversations_path, encoding="utf-8") as f:
