@@ -159,9 +159,11 @@ Interpreter::Flow Interpreter::execStmt(const Stmt& stmt, const ScopePtr& scope)
 }
 
 void Interpreter::execFor(const ForStmt& s, const ScopePtr& scope) {
-    if (s.recursive) failUnsupported("recursive for loops");
     Value iterable = eval(*s.iter, scope);
-    std::vector<Value> items = iterable.iterate();
+    runLoop(s, scope, iterable.iterate(), 0);
+}
+
+void Interpreter::runLoop(const ForStmt& s, const ScopePtr& scope, std::vector<Value> items, int depth0) {
     if (s.filter) {
         std::vector<Value> kept;
         auto test = std::make_shared<Scope>(scope);
@@ -190,7 +192,30 @@ void Interpreter::execFor(const ForStmt& s, const ScopePtr& scope) {
         return;
     }
     auto loop = std::make_shared<LoopObject>();
-    loop->items = items;  // depth0 stays 0: only recursive loops (not supported) go deeper
+    loop->items = items;
+    loop->depth0 = depth0;
+    if (s.recursive) {
+        // loop(children) renders the same loop over children, one level deeper, and returns the text.
+        loop->recurse = [this, &s, scope, depth0](CallArgs& a) {
+            if (a.args.size() != 1 || !a.kwargs.empty()) failType("loop() takes exactly one argument");
+            if (++callDepth_ > kMaxCallDepth) {
+                --callDepth_;
+                fail(JinjaError::Kind::Runtime, "recursive loop nested deeper than " + std::to_string(kMaxCallDepth));
+            }
+            std::string text;
+            out_.push_back(&text);
+            try {
+                runLoop(s, scope, a.args[0].iterate(), depth0 + 1);
+            } catch (...) {
+                out_.pop_back();
+                --callDepth_;
+                throw;
+            }
+            out_.pop_back();
+            --callDepth_;
+            return Value(std::move(text));
+        };
+    }
     const Value loopValue = Value::loop(loop);
     ScopePtr iteration;
     for (size_t i = 0; i < items.size(); ++i) {
@@ -397,6 +422,12 @@ bool Interpreter::applyTest(const std::string& name, const Value& input, CallArg
 
 Value Interpreter::call(const Value& callee, CallArgs& args) {
     if (callee.isUndefined()) operators::failUndefined(callee);
+    if (callee.isLoop()) {
+        const auto& loop = static_cast<const LoopObject&>(*callee.object());
+        if (!loop.recurse) failType("Tried to call non recursive loop. Maybe you forgot the 'recursive' modifier.");
+        countStep();
+        return loop.recurse(args);
+    }
     if (!callee.isCallable()) failType("'" + callee.typeName() + "' object is not callable");
     countStep();
     return callee.callableObj().call(*this, args);

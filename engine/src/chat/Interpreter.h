@@ -48,6 +48,7 @@ private:
     Flow exec(const Body& body, const ScopePtr& scope);
     Flow execStmt(const Stmt& stmt, const ScopePtr& scope);
     void execFor(const ForStmt& s, const ScopePtr& scope);
+    void runLoop(const ForStmt& s, const ScopePtr& scope, std::vector<Value> items, int depth0);
     std::string capture(const Body& body, const ScopePtr& scope);
     void assign(const Target& target, Value value, Scope& scope);
 

@@ -7,6 +7,7 @@ const char* JinjaError::kindName(Kind kind) {
         case Kind::Syntax: return "TemplateSyntaxError";
         case Kind::Undefined: return "UndefinedError";
         case Kind::Type: return "TypeError";
+        case Kind::Attribute: return "AttributeError";
         case Kind::Value: return "ValueError";
         case Kind::Security: return "SecurityError";
         case Kind::Raised: return "raise_exception";

@@ -24,6 +24,7 @@ public:
         Syntax,        // TemplateSyntaxError: the template does not parse
         Undefined,     // UndefinedError: an operation on an undefined value
         Type,          // TypeError
+        Attribute,     // AttributeError (a filter called a method the value lacks)
         Value,         // ValueError
         Security,      // SecurityError: the sandbox forbids it (e.g. list.append)
         Raised,        // raise_exception(message) called by the template

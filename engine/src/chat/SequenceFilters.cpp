@@ -173,7 +173,7 @@ Value doSort(Interpreter&, const Value& v, CallArgs& a) {
 Value doDictsort(Interpreter&, const Value& v, CallArgs& a) {
     auto b = bindArgs(a, "dictsort", {"case_sensitive", "by", "reverse"});
     if (v.isUndefined()) operators::failUndefined(v);
-    if (!v.isDict()) failType("'" + v.typeName() + "' object has no attribute 'items'");
+    if (!v.isDict()) fail(JinjaError::Kind::Attribute, "'" + v.typeName() + "' object has no attribute 'items'");
     const std::string by = b[1] ? b[1]->toStr() : "key";
     if (by != "key" && by != "value") fail(JinjaError::Kind::Runtime, "You can only sort by either \"key\" or \"value\"");
     const size_t pos = by == "key" ? 0 : 1;

@@ -60,8 +60,11 @@ TEST(ChatTemplate, UnsupportedConstructsNameThemselvesAndTheirPosition) {
     e = failure("{{ 'x'.encode('utf-8') }}");
     EXPECT_NE(e.find("str.encode"), std::string::npos) << e;
 
-    e = failure("{% for x in [1] recursive %}{{ x }}{% endfor %}");
-    EXPECT_NE(e.find("recursive"), std::string::npos) << e;
+    e = failure("{{ 'a long text'|truncate(5) }}");
+    EXPECT_NE(e.find("truncate"), std::string::npos) << e;
+
+    e = failure("{{ '{:>{width}}'.format('a', width=3) }}");
+    EXPECT_NE(e.find("nested replacement fields"), std::string::npos) << e;
 
     // Printing a function would print a memory address in Python: refused, never made up.
     e = failure("{{ {'a': 1}.items }}");
