@@ -102,11 +102,12 @@ struct CyclerState {
     size_t pos = 0;
 };
 
-Value cycler(Interpreter&, CallArgs& a) {
+Value cycler(Interpreter& in, CallArgs& a) {
     if (a.args.empty()) fail(JinjaError::Kind::Runtime, "at least one item has to be provided");
     auto state = std::make_shared<CyclerState>();
     state->items = a.args;
     auto attrs = std::make_shared<DictObject>();
+    in.trackNamespace(attrs);
     attrs->set(Value("next"), makeBuiltin("next", [state](Interpreter&, CallArgs&) {
         Value v = state->items[state->pos];
         state->pos = (state->pos + 1) % state->items.size();
@@ -143,7 +144,11 @@ Value lookup(std::string_view name) {
     if (name == "range") return makeBuiltin("range", range);
     if (name == "dict") return makeBuiltin("dict", [](Interpreter&, CallArgs& a) { return Value::dict(buildDict(a, "dict")); });
     if (name == "namespace")
-        return makeBuiltin("namespace", [](Interpreter&, CallArgs& a) { return Value::ns(buildDict(a, "namespace")); });
+        return makeBuiltin("namespace", [](Interpreter& in, CallArgs& a) {
+            auto attrs = buildDict(a, "namespace");
+            in.trackNamespace(attrs);
+            return Value::ns(std::move(attrs));
+        });
     if (name == "cycler") return makeBuiltin("cycler", cycler);
     if (name == "joiner") return makeBuiltin("joiner", joiner);
     if (name == "lipsum")

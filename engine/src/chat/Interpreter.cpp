@@ -24,8 +24,7 @@ struct MacroCallable final : CallableObject {
 
 }  // namespace
 
-Interpreter::Interpreter(const Program& program, std::tm now)
-    : program_(program), now_(now), root_(std::make_shared<Scope>()) {
+Interpreter::Interpreter(const Program& program, std::tm now) : program_(program), now_(now), root_(newScope(nullptr)) {
     globals_.resize(program.symbols.size());
     for (size_t i = 0; i < program.symbols.size(); ++i) globals_[i] = globals::lookup(program.symbols[i]);
     loopSym_ = symbolOf("loop");
@@ -33,6 +32,27 @@ Interpreter::Interpreter(const Program& program, std::tm now)
     varargsSym_ = symbolOf("varargs");
     kwargsSym_ = symbolOf("kwargs");
 }
+
+Interpreter::~Interpreter() {
+    // Macros hold the scope they were defined in, and that scope holds them: break such cycles
+    // (and any made through namespaces) so that nothing of a render outlives it.
+    for (auto& weak : scopes_) {
+        if (auto s = weak.lock()) {
+            s->vars.clear();
+            s->parent.reset();
+        }
+    }
+    for (auto& weak : namespaces_)
+        if (auto d = weak.lock()) d->entries.clear();
+}
+
+ScopePtr Interpreter::newScope(const ScopePtr& parent) {
+    auto s = std::make_shared<Scope>(parent);
+    scopes_.push_back(s);
+    return s;
+}
+
+void Interpreter::trackNamespace(const std::shared_ptr<DictObject>& attrs) { namespaces_.push_back(attrs); }
 
 int Interpreter::symbolOf(std::string_view name) const {
     for (size_t i = 0; i < program_.symbols.size(); ++i)
@@ -115,7 +135,7 @@ Interpreter::Flow Interpreter::execStmt(const Stmt& stmt, const ScopePtr& scope)
         }
         case Stmt::Kind::SetBlock: {
             const auto& s = static_cast<const SetBlockStmt&>(stmt);
-            Value text(capture(s.body, std::make_shared<Scope>(scope)));
+            Value text(capture(s.body, newScope(scope)));
             if (s.filter) text = evalFilter(static_cast<const FilterExpr&>(*s.filter), scope, &text);
             assign(s.target, std::move(text), *scope);
             return Flow::Normal;
@@ -136,20 +156,20 @@ Interpreter::Flow Interpreter::execStmt(const Stmt& stmt, const ScopePtr& scope)
         }
         case Stmt::Kind::FilterBlock: {
             const auto& s = static_cast<const FilterBlockStmt&>(stmt);
-            Value text(capture(s.body, std::make_shared<Scope>(scope)));
+            Value text(capture(s.body, newScope(scope)));
             *out_.back() += evalFilter(static_cast<const FilterExpr&>(*s.filter), scope, &text).toStr();
             return Flow::Normal;
         }
         case Stmt::Kind::With: {
             const auto& s = static_cast<const WithStmt&>(stmt);
-            auto inner = std::make_shared<Scope>(scope);
+            auto inner = newScope(scope);
             std::vector<Value> values;
             for (const auto& [target, expr] : s.assignments) values.push_back(eval(*expr, scope));
             for (size_t i = 0; i < values.size(); ++i) assign(s.assignments[i].first, values[i], *inner);
             return exec(s.body, inner);
         }
         case Stmt::Kind::Scoped: {
-            *out_.back() += capture(static_cast<const ScopedStmt&>(stmt).body, std::make_shared<Scope>(scope));
+            *out_.back() += capture(static_cast<const ScopedStmt&>(stmt).body, newScope(scope));
             return Flow::Normal;
         }
         case Stmt::Kind::Break: return Flow::Break;
@@ -166,7 +186,7 @@ void Interpreter::execFor(const ForStmt& s, const ScopePtr& scope) {
 void Interpreter::runLoop(const ForStmt& s, const ScopePtr& scope, std::vector<Value> items, int depth0) {
     if (s.filter) {
         std::vector<Value> kept;
-        auto test = std::make_shared<Scope>(scope);
+        auto test = newScope(scope);
         for (auto& item : items) {
             countStep();
             test->vars.clear();
@@ -176,7 +196,7 @@ void Interpreter::runLoop(const ForStmt& s, const ScopePtr& scope, std::vector<V
         items = std::move(kept);
     }
     if (items.empty()) {
-        exec(s.otherwise, std::make_shared<Scope>(scope));
+        exec(s.otherwise, newScope(scope));
         return;
     }
     if (loopSym_ < 0) {
@@ -184,7 +204,7 @@ void Interpreter::runLoop(const ForStmt& s, const ScopePtr& scope, std::vector<V
         ScopePtr iteration;
         for (auto& item : items) {
             countStep();
-            if (!iteration || iteration.use_count() > 1) iteration = std::make_shared<Scope>(scope);
+            if (!iteration || iteration.use_count() > 1) iteration = newScope(scope);
             else iteration->vars.clear();
             assign(s.target, std::move(item), *iteration);
             if (exec(s.body, iteration) == Flow::Break) break;
@@ -223,7 +243,7 @@ void Interpreter::runLoop(const ForStmt& s, const ScopePtr& scope, std::vector<V
         loop->index0 = i;
         // A fresh scope per iteration (jinja2 forgets an iteration's {% set %}s), reused when no
         // macro defined in the body kept a reference to it.
-        if (!iteration || iteration.use_count() > 1) iteration = std::make_shared<Scope>(scope);
+        if (!iteration || iteration.use_count() > 1) iteration = newScope(scope);
         else iteration->vars.clear();
         iteration->set(loopSym_, loopValue);
         assign(s.target, items[i], *iteration);
@@ -442,7 +462,7 @@ Value Interpreter::callMacro(const MacroStmt& macro, const ScopePtr& closure, Ca
         int& d;
         ~DepthGuard() { --d; }
     } guard{callDepth_};
-    auto scope = std::make_shared<Scope>(closure);
+    auto scope = newScope(closure);
     const size_t nParams = macro.params.size();
     std::vector<bool> bound(nParams, false);
     for (size_t i = 0; i < args.args.size() && i < nParams; ++i) {

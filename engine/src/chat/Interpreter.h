@@ -27,6 +27,9 @@ public:
     static constexpr uint64_t kMaxSteps = 2'000'000;      // loop iterations + calls (real templates: thousands)
 
     Interpreter(const Program& program, std::tm now);
+    ~Interpreter();
+    Interpreter(const Interpreter&) = delete;
+    Interpreter& operator=(const Interpreter&) = delete;
 
     // The scope holding the template's context variables, to be filled before render().
     const ScopePtr& root() const { return root_; }
@@ -40,11 +43,14 @@ public:
     bool applyTest(const std::string& name, const Value& input, CallArgs& args);
     const std::tm& now() const { return now_; }
     void countStep();
+    // Namespaces can be made to hold themselves ({% set ns.me = ns %}); the destructor empties them.
+    void trackNamespace(const std::shared_ptr<DictObject>& attrs);
     static void checkSize(size_t bytes);
 
 private:
     enum class Flow { Normal, Break, Continue };
 
+    ScopePtr newScope(const ScopePtr& parent);
     Flow exec(const Body& body, const ScopePtr& scope);
     Flow execStmt(const Stmt& stmt, const ScopePtr& scope);
     void execFor(const ForStmt& s, const ScopePtr& scope);
@@ -63,6 +69,8 @@ private:
 
     const Program& program_;
     std::tm now_;
+    std::vector<std::weak_ptr<Scope>> scopes_;  // every scope of this render (see ~Interpreter)
+    std::vector<std::weak_ptr<DictObject>> namespaces_;
     ScopePtr root_;
     std::vector<Value> globals_;  // sym -> builtin global (undefined where none)
     std::vector<std::string*> out_;
