@@ -16,6 +16,7 @@
 #include "CollectingSink.h"
 #include "CommandRegistry.h"
 #include "EngineFlags.h"
+#include "SamplingFlags.h"
 #include "hearth/engine.h"
 
 namespace hearth::cli {
@@ -65,31 +66,22 @@ std::string parseLine(const std::string& line, GenerationRequest& r, const Token
 
 int runRun(int argc, char** argv) {
     auto valueOpts = engineValueOptions();
-    valueOpts.insert({"m", "model", "p", "prompt", "n", "n-predict", "temp", "top-k", "top-p", "min-p", "seed",
-                      "prompts", "repeat-penalty"});
+    valueOpts.merge(samplingValueOptions());
+    valueOpts.insert({"m", "model", "p", "prompt", "prompts"});
     CliArgs args(argc, argv, 2, valueOpts);
     EngineConfig config;
     const auto model = args.get("model", "m");
     const auto prompt = args.get("prompt", "p");
     const auto promptsFile = args.get("prompts");
     GenerationRequest base;
-    base.maxTokens = static_cast<int>(args.intOr("n-predict", "n", 128));
-    base.sampling.temperature = static_cast<float>(args.floatOr("temp", "", base.sampling.temperature));
-    base.sampling.topK = static_cast<int>(args.intOr("top-k", "", base.sampling.topK));
-    base.sampling.topP = static_cast<float>(args.floatOr("top-p", "", base.sampling.topP));
-    base.sampling.minP = static_cast<float>(args.floatOr("min-p", "", base.sampling.minP));
-    base.sampling.repeatPenalty = static_cast<float>(args.floatOr("repeat-penalty", "", base.sampling.repeatPenalty));
-    if (auto s = args.get("seed")) base.sampling.seed = std::strtoull(s->c_str(), nullptr, 10);
-    base.ignoreEos = args.flag("ignore-eos");
+    const std::string samplingError = readSamplingFlags(args, base, 128);
     const bool json = args.flag("json");
-    std::string flagError = readEngineFlags(args, config);
+    const std::string flagError = readEngineFlags(args, config);
     if (auto e = args.finish(); !e.empty()) return fail(e, 2);
+    if (!samplingError.empty()) return fail(samplingError, 2);
     if (!flagError.empty()) return fail(flagError, 2);
     if (!model) return fail("run needs -m MODEL", 2);
     if (prompt.has_value() == promptsFile.has_value()) return fail("run needs exactly one of -p PROMPT or --prompts FILE", 2);
-    if (base.maxTokens < 0) return fail("-n must not be negative", 2);
-    if (base.sampling.temperature < 0) return fail("--temp must not be negative", 2);
-    if (base.sampling.topK < 0) return fail("--top-k must not be negative", 2);
 
     std::vector<Job> jobs;
     std::vector<std::string> lines;

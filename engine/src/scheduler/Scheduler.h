@@ -78,7 +78,7 @@ private:
         bool preempted = false;  // a block-shortage preemption happened: admit nobody this step
     };
     bool scheduleRunning(Request& r, int32_t numTokens, SchedulerOutput& out, Budget& budget);
-    enum class Admit { Ok, NoRoom, Skip };
+    enum class Admit { Ok, NoRoom };
     Admit admit(Request& r, SchedulerOutput& out, Budget& budget);
     void addToOutput(Request& r, int32_t numTokens, SchedulerOutput& out, Budget& budget);
     void preempt(Request& victim, SchedulerOutput& out, Budget& budget);
