@@ -1,5 +1,6 @@
 #include "chat/Filters.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <unordered_map>
@@ -285,9 +286,9 @@ Value doTojson(Interpreter&, const Value& v, CallArgs& a) {
     o.ensureAscii = b[0] && b[0]->truthy();
     if (b[1] && !b[1]->isNone()) {
         if (b[1]->isString()) o.indent = b[1]->str();
-        else if (b[1]->isInt() || b[1]->isBool()) o.indent = std::string(b[1]->asInt() > 0 ? static_cast<size_t>(b[1]->asInt()) : 0, ' ');
+        else if (b[1]->isInt() || b[1]->isBool()) o.indent = std::string(static_cast<size_t>(std::max<int64_t>(0, b[1]->asInt())), ' ');
         else failType("indent must be an int or a str");
-        o.itemSeparator = ",";
+        o.itemSeparator.assign(1, ',');  // json.dumps drops the space once there is an indent
     }
     if (b[2] && !b[2]->isNone()) {
         const auto parts = b[2]->iterate();

@@ -66,9 +66,17 @@ std::string dictRepr(const DictObject& d) {
     return out + "}";
 }
 
+// Built with append, not "(" + ... + ")": GCC 12 warns falsely (-Wrestrict) on that form.
+std::string wrap(const char* open, const std::string& inner, const char* close) {
+    std::string out(open);
+    out += inner;
+    out += close;
+    return out;
+}
+
 std::string tupleRepr(const std::vector<Value>& items) {
-    if (items.size() == 1) return "(" + items[0].repr() + ",)";
-    return "(" + joinRepr(items) + ")";
+    if (items.size() == 1) return wrap("(", items[0].repr(), ",)");
+    return wrap("(", joinRepr(items), ")");
 }
 
 std::string iteratorStr(const IteratorObject& it) {
@@ -256,11 +264,11 @@ std::string Value::toStr() const {
 std::string Value::repr() const {
     switch (type_) {
         case ValueType::Undefined: return "Undefined";
-        case ValueType::String: return markup_ ? "Markup(" + reprString(str()) + ")" : reprString(str());
-        case ValueType::List: return "[" + joinRepr(items()) + "]";
+        case ValueType::String: return markup_ ? wrap("Markup(", reprString(str()), ")") : reprString(str());
+        case ValueType::List: return wrap("[", joinRepr(items()), "]");
         case ValueType::Tuple: return tupleRepr(items());
         case ValueType::Dict: return dictRepr(dictObj());
-        case ValueType::Namespace: return "<Namespace " + dictRepr(dictObj()) + ">";
+        case ValueType::Namespace: return wrap("<Namespace ", dictRepr(dictObj()), ">");
         case ValueType::Iterator: return iteratorStr(iteratorObj());
         case ValueType::Callable:
             failUnsupported("printing the function '" + callableObj().name() +
