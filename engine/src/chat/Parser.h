@@ -47,6 +47,7 @@ private:
     void expectName(const char* name);
     void expectBlockEnd();
     [[noreturn]] void failAt(const Token& t, const std::string& message) const;
+    static std::string describe(const Token& t);  // for messages: "end of template", "string", "+"
     int intern(const std::string& name);
 
     Body subparse(const std::vector<std::string>& endTags);
@@ -66,6 +67,7 @@ private:
 
     ExprPtr parseExpression(bool withCondexpr = true);
     ExprPtr parseCondexpr();
+    ExprPtr parseKeywordChain(const char* keyword, BinaryExpr::Op op, ExprPtr (Parser::*operand)());
     ExprPtr parseOr();
     ExprPtr parseAnd();
     ExprPtr parseNot();
