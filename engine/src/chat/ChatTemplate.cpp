@@ -78,6 +78,8 @@ Result<ChatTemplate> ChatTemplate::parse(std::string_view source) {
         return makeError(ErrorCode::TemplateError, "chat template does not parse: " + e.describe());
     } catch (const std::bad_alloc&) {
         return makeError(ErrorCode::OutOfMemory, "out of memory while parsing the chat template");
+    } catch (const std::exception& e) {
+        return makeError(ErrorCode::Internal, std::string("chat template parser: ") + e.what());
     }
 }
 
@@ -101,6 +103,8 @@ Result<std::string> ChatTemplate::render(const nlohmann::ordered_json& context, 
         return makeError(ErrorCode::TemplateError, "chat template: " + e.describe());
     } catch (const std::bad_alloc&) {
         return makeError(ErrorCode::OutOfMemory, "out of memory while rendering the chat template");
+    } catch (const std::exception& e) {
+        return makeError(ErrorCode::Internal, std::string("chat template renderer: ") + e.what());
     }
 }
 

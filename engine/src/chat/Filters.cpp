@@ -1,6 +1,7 @@
 #include "chat/Filters.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <unordered_map>
@@ -338,7 +339,14 @@ Value attributePath(const Value& item, const Value& attribute) {
     Value cur = item;
     for (const auto& part : pystr::split(attribute.str(), std::string("."), -1)) {
         const bool digits = !part.empty() && part.find_first_not_of("0123456789") == std::string::npos;
-        cur = sandbox::getItem(cur, digits ? Value(static_cast<int64_t>(std::stoll(part))) : Value(part));
+        if (!digits) {
+            cur = sandbox::getItem(cur, Value(part));
+            continue;
+        }
+        int64_t index = 0;
+        const auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), index);
+        if (ec != std::errc()) return Value::undefined("no element " + part);  // beyond any sequence
+        cur = sandbox::getItem(cur, Value(index));
     }
     return cur;
 }

@@ -9,6 +9,8 @@ const char* JinjaError::kindName(Kind kind) {
         case Kind::Type: return "TypeError";
         case Kind::Attribute: return "AttributeError";
         case Kind::Value: return "ValueError";
+        case Kind::Index: return "IndexError";
+        case Kind::Key: return "KeyError";
         case Kind::Security: return "SecurityError";
         case Kind::Raised: return "raise_exception";
         case Kind::Runtime: return "TemplateRuntimeError";

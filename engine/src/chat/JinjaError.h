@@ -26,6 +26,8 @@ public:
         Type,          // TypeError
         Attribute,     // AttributeError (a filter called a method the value lacks)
         Value,         // ValueError
+        Index,         // IndexError (str.format's positional fields)
+        Key,           // KeyError (str.format's and %-format's named fields)
         Security,      // SecurityError: the sandbox forbids it (e.g. list.append)
         Raised,        // raise_exception(message) called by the template
         Runtime,       // TemplateRuntimeError (e.g. an unknown filter reached at run time)

@@ -195,10 +195,7 @@ Value unary(UnaryExpr::Op op, const Value& v) {
 bool contains(const Value& container, const Value& item) {
     switch (container.type()) {
         case ValueType::String:
-            if (!item.isString()) {
-                if (item.isUndefined()) failUndefined(item);
-                failType("'in <string>' requires string as left operand, not " + item.typeName());
-            }
+            if (!item.isString()) failType("'in <string>' requires string as left operand, not " + item.typeName());
             return container.str().find(item.str()) != std::string::npos;
         case ValueType::List:
         case ValueType::Tuple:

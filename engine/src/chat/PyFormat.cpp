@@ -285,7 +285,7 @@ std::string percentFormat(std::string_view fmt, const Value& args) {
             if (close == std::string_view::npos) fail(JinjaError::Kind::Value, "incomplete format key");
             if (!mapping) failType("format requires a mapping");
             const Value* found = args.dictObj().findStr(fmt.substr(i + 1, close - i - 1));
-            if (!found) fail(JinjaError::Kind::Value, "KeyError: '" + std::string(fmt.substr(i + 1, close - i - 1)) + "'");
+            if (!found) fail(JinjaError::Kind::Key, "'" + std::string(fmt.substr(i + 1, close - i - 1)) + "'");
             arg = *found;
             haveArg = usedMapping = true;
             i = close + 1;
@@ -417,13 +417,14 @@ std::string braceFormat(std::string_view fmt, const std::vector<Value>& args,
         if (first.empty()) {
             if (usedManual) fail(JinjaError::Kind::Value, "cannot switch from manual field specification to automatic field numbering");
             usedAuto = true;
-            if (autoIndex >= args.size()) fail(JinjaError::Kind::Value, "IndexError: Replacement index " + std::to_string(autoIndex) + " out of range for positional args tuple");
+            if (autoIndex >= args.size()) fail(JinjaError::Kind::Index, "Replacement index " + std::to_string(autoIndex) + " out of range for positional args tuple");
             obj = args[autoIndex++];
         } else if (first.find_first_not_of("0123456789") == std::string_view::npos) {
             if (usedAuto) fail(JinjaError::Kind::Value, "cannot switch from automatic field numbering to manual field specification");
             usedManual = true;
-            const size_t idx = std::stoul(std::string(first));
-            if (idx >= args.size()) fail(JinjaError::Kind::Value, "IndexError: Replacement index " + std::to_string(idx) + " out of range for positional args tuple");
+            size_t idx = 0;
+            if (std::from_chars(first.data(), first.data() + first.size(), idx).ec != std::errc()) idx = SIZE_MAX;
+            if (idx >= args.size()) fail(JinjaError::Kind::Index, "Replacement index " + std::string(first) + " out of range for positional args tuple");
             obj = args[idx];
         } else {
             bool found = false;
@@ -433,7 +434,7 @@ std::string braceFormat(std::string_view fmt, const std::vector<Value>& args,
                     found = true;
                 }
             }
-            if (!found) fail(JinjaError::Kind::Value, "KeyError: '" + std::string(first) + "'");
+            if (!found) fail(JinjaError::Kind::Key, "'" + std::string(first) + "'");
         }
         while (nameEnd != std::string_view::npos && nameEnd < field.size()) {
             if (field[nameEnd] == '.') {
@@ -444,9 +445,10 @@ std::string braceFormat(std::string_view fmt, const std::vector<Value>& args,
                 const size_t end = field.find(']', nameEnd);
                 if (end == std::string_view::npos) fail(JinjaError::Kind::Value, "Missing ']' in format string");
                 std::string key(field.substr(nameEnd + 1, end - nameEnd - 1));
-                Value k = key.find_first_not_of("0123456789") == std::string::npos && !key.empty()
-                              ? Value(static_cast<int64_t>(std::stoll(key)))
-                              : Value(key);
+                int64_t index = 0;
+                const bool numeric = !key.empty() && key.find_first_not_of("0123456789") == std::string::npos &&
+                                     std::from_chars(key.data(), key.data() + key.size(), index).ec == std::errc();
+                Value k = numeric ? Value(index) : Value(key);
                 obj = lookup(obj, k, false);
                 nameEnd = end + 1 < field.size() ? end + 1 : std::string_view::npos;
             }
