@@ -19,7 +19,6 @@ cd /tmp/h
 } > "$OUT/info.txt" 2>&1
 t() { local name=$1 limit=$2; shift 2; echo "== $name" >> "$OUT/$name.log"; timeout "$limit" "$@" >> "$OUT/$name.log" 2>&1; echo "== exit $?" >> "$OUT/$name.log"; }
 if [ "${HEARTH_TESTS:-1}" = 1 ]; then
-  t tests 120 bin/test_pipeline
   t tests 200 bin/test_cuda
 fi
 dir=/dev/shm
@@ -28,6 +27,31 @@ for spec in ${HEARTH_BENCH:-}; do
   IFS=: read -r shape mix tests <<< "$spec"
   t bench ${HEARTH_BENCH_LIMIT:-200} bin/hearth-gpu-bench --shape "$shape" --mix "$mix" --tests "$tests" --dir "$dir" --json "$OUT/bench.jsonl"
 done
+if [ -n "${HEARTH_NCU:-}" ]; then
+  # Per-kernel durations and DRAM traffic of one steady-state decode step.
+  IFS=: read -r shape mix <<< "$HEARTH_NCU"
+  ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+  t ncu 240 "$ncu" --clock-control none --csv --print-units base --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
+    --launch-skip "${HEARTH_NCU_SKIP:-1500}" --launch-count "${HEARTH_NCU_COUNT:-400}" \
+    bin/hearth-gpu-bench --shape "$shape" --mix "$mix" --tests decode --dir "$dir"
+  python3 - "$OUT/ncu.log" > "$OUT/ncu-summary.txt" 2>&1 <<'PY'
+import csv, sys, collections, re
+rows = [l for l in open(sys.argv[1]) if l.startswith('"')]
+agg = collections.defaultdict(lambda: [0, 0.0, 0.0])
+for r in csv.DictReader(rows):
+    name = re.sub(r"\(.*", "", r.get("Kernel Name", "?"))[:70]
+    v = float(r["Metric Value"].replace(",", "")) if r.get("Metric Value") else 0.0
+    m = r.get("Metric Name", "")
+    a = agg[name]
+    if m == "gpu__time_duration.sum": a[0] += 1; a[1] += v
+    elif m.startswith("dram__bytes"): a[2] += v
+total = sum(a[1] for a in agg.values())
+print("kernel, launches, total us, share, GB/s")
+for n, a in sorted(agg.items(), key=lambda x: -x[1][1]):
+    print("%-70s %5d %10.1f %5.1f%% %8.0f" % (n, a[0], a[1] / 1e3, 100 * a[1] / max(total, 1), a[2] / max(a[1], 1)))
+print("total kernel time %.1f us" % (total / 1e3))
+PY
+fi
 if [ "${HEARTH_SANITIZE:-1}" = 1 ]; then
   t memcheck ${HEARTH_MEMCHECK_LIMIT:-120} compute-sanitizer --tool memcheck --error-exitcode 3 bin/test_cuda --gtest_filter="${HEARTH_SANITIZE_FILTER:-*}"
   t racecheck ${HEARTH_RACECHECK_LIMIT:-60} compute-sanitizer --tool racecheck --error-exitcode 3 bin/test_cuda \
@@ -35,3 +59,4 @@ if [ "${HEARTH_SANITIZE:-1}" = 1 ]; then
 fi
 tail -n 60 "$OUT"/tests.log | grep -E "OK|FAILED|PASSED|SKIPPED|==" | tail -30
 grep -hE "tok/s|ms |ERROR SUMMARY|== exit" "$OUT"/*.log 2>/dev/null | tail -40
+[ -f "$OUT/ncu-summary.txt" ] && head -30 "$OUT/ncu-summary.txt"

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 
 #include "cpu/CpuOps.h"
@@ -13,8 +14,8 @@ namespace {
 constexpr uint64_t kMarginBytes = 256ull << 20;      // left free on the device for the driver and cuBLAS
 constexpr uint64_t kPartialBytes = 64ull << 20;      // cap of the attention partition buffers
 constexpr uint64_t kDequantCap = 256ull << 20;       // cap of the f16 weight chunk for cuBLAS
-constexpr int kMaxPartitions = 16;
-constexpr int kPartitionBlocks = 16;                 // KV blocks per attention partition (as in the kernel)
+constexpr int kMaxPartitions = kAttnMaxPartitions;
+constexpr int kPartitionBlocks = 4;                  // KV blocks per attention partition (as in the kernel)
 
 bool quantized(int t) { return t != 0 && t != 1 && t != 30; }
 
@@ -54,6 +55,7 @@ Status CudaStage::init(const HearthCudaStageArgs& a) {
     cudaDeviceProp prop{};
     HEARTH_CUDA_TRY(cudaGetDeviceProperties(&prop, device_));
     deviceName_ = prop.name;
+    multiProcessors_ = prop.multiProcessorCount;
     name_ = deviceName_ + " (cuda" + std::to_string(device_) +
             (a.logicalCount > 1 ? "#" + std::to_string(a.logicalIndex) : std::string()) + ")";
     if (prop.major < 7 || (prop.major == 7 && prop.minor < 5))
@@ -61,6 +63,8 @@ Status CudaStage::init(const HearthCudaStageArgs& a) {
                                                      std::to_string(prop.minor) + "; the CUDA backend needs 8.0 or newer");
     HEARTH_CUDA_TRY(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     HEARTH_CUDA_TRY(prepareAttention());
+    tensorCores_ = std::getenv("HEARTH_CUDA_NO_MMA") == nullptr && prepareQuantMma(prop.sharedMemPerBlockOptin) == cudaSuccess;
+    cudaGetLastError();
     if (w.ropeFreqs.present()) {
         const auto* f = static_cast<const float*>(w.ropeFreqs.data);
         ropeFreqs_.assign(f, f + cfg_.ropeDims / 2);
@@ -115,7 +119,10 @@ Status CudaStage::ensureCapacity(int tokens, int logitRows) {
         HEARTH_TRY(up_.allocate(T * F * 4, "feed-forward"));
         HEARTH_TRY(partO_.allocate(kPartialBytes, "attention partitions"));
         HEARTH_TRY(partML_.allocate(kPartialBytes / (cfg_.headDim + 2) * 2 + 64, "attention partitions"));
-        HEARTH_TRY(linear_.init(static_cast<int>(T), static_cast<int>(std::max({E, Q, F})), dequantBytes_, stream_));
+        HEARTH_TRY(counters_.allocate(T * cfg_.nHeadKv * 4, "attention counters"));
+        HEARTH_CUDA_TRY(cudaMemset(counters_.data(), 0, counters_.size()));
+        HEARTH_TRY(linear_.init(static_cast<int>(T), static_cast<int>(std::max({E, Q, F})), dequantBytes_, stream_,
+                                multiProcessors_, tensorCores_));
         capTokens_ = static_cast<int>(T);
     }
     if (logitRows > capLogits_ || !logits_.size()) {
@@ -188,6 +195,8 @@ int CudaStage::partitionsFor(const StepShape& sh, bool graph) const {
     int cap = static_cast<int>(std::min<uint64_t>(kMaxPartitions, kPartialBytes / std::max<uint64_t>(1, perPartition)));
     cap = std::max(1, cap);
     if (graph) return cap;
+    // Prefill-sized steps have enough tiles to fill the device; partitions would only add traffic.
+    if (sh.tokens > kGemvMaxT && static_cast<int64_t>(sh.tiles) * cfg_.nHeadKv >= 2 * multiProcessors_) return 1;
     const int need = (sh.maxKeyBlocks + kPartitionBlocks - 1) / kPartitionBlocks;
     return std::max(1, std::min(cap, need));
 }
@@ -294,6 +303,7 @@ Status CudaStage::enqueueLayer(int li, const StepShape& sh) {
     at.out = att_.as<float>();
     at.partO = partO_.as<float>();
     at.partML = partML_.as<float>();
+    at.counters = counters_.as<int>();
     at.tiles = meta_.tiles();
     at.seqs = meta_.seqs();
     at.blockTables = meta_.blockTables();
@@ -420,7 +430,8 @@ Status CudaStage::copyBlocksFromHost(std::span<const int32_t> blocks, const uint
 
 uint64_t CudaStage::scratchBytes() const {
     uint64_t n = linear_.bytes() + meta_.bytes();
-    for (const DeviceBuffer* b : {&x_, &q_, &k_, &v_, &att_, &ffn_, &up_, &partO_, &partML_, &logits_, &sampled_, &ropeCos_, &ropeSin_})
+    for (const DeviceBuffer* b : {&x_, &q_, &k_, &v_, &att_, &ffn_, &up_, &partO_, &partML_, &counters_, &logits_, &sampled_,
+                                  &ropeCos_, &ropeSin_})
         n += b->size();
     return n;
 }

@@ -56,11 +56,11 @@ private:
     uint64_t scratchBytes() const;
 
     int device_ = 0, first_ = 0, last_ = 0;
-    bool embedding_ = false, head_ = false, useGraphs_ = true;
+    bool embedding_ = false, head_ = false, useGraphs_ = true, tensorCores_ = false;
     std::string name_, deviceName_;
     ModelConfig cfg_;
     std::vector<float> ropeFreqs_;
-    int tileTokens_ = 1, partitions_ = 1;
+    int tileTokens_ = 1, partitions_ = 1, multiProcessors_ = 1;
     uint64_t dequantBytes_ = 0;
     cudaStream_t stream_ = nullptr;
 
@@ -73,7 +73,7 @@ private:
     uint32_t numBlocks_ = 0;
 
     int capTokens_ = 0, capLogits_ = 0, ropeLen_ = 0;
-    DeviceBuffer x_, q_, k_, v_, att_, ffn_, up_, partO_, partML_, logits_, sampled_, ropeCos_, ropeSin_;
+    DeviceBuffer x_, q_, k_, v_, att_, ffn_, up_, partO_, partML_, counters_, logits_, sampled_, ropeCos_, ropeSin_;
     PinnedBuffer hostOut_;
     std::vector<float> rowScratch_;
 };

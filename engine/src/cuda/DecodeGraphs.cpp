@@ -13,6 +13,11 @@ int DecodeGraphs::bucketFor(int n) {
 
 Status DecodeGraphs::launch(int key, cudaStream_t stream, const std::function<Status()>& enqueue) {
     auto it = graphs_.find(key);
+    if (it == graphs_.end() && warm_.insert(key).second) {
+        // The first step of a size runs eagerly: kernels load and cuBLAS picks its algorithms
+        // outside of any capture; the second one is captured.
+        return enqueue();
+    }
     if (it == graphs_.end()) {
         HEARTH_CUDA_TRY(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
         Status st = enqueue();
@@ -36,6 +41,7 @@ Status DecodeGraphs::launch(int key, cudaStream_t stream, const std::function<St
 void DecodeGraphs::clear() {
     for (auto& [k, g] : graphs_) cudaGraphExecDestroy(g);
     graphs_.clear();
+    warm_.clear();
 }
 
 }  // namespace hearth::cuda

@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <map>
+#include <set>
 
 #include "hearth/result.h"
 
@@ -29,6 +30,7 @@ public:
 
 private:
     std::map<int, cudaGraphExec_t> graphs_;
+    std::set<int> warm_;  // sizes run once eagerly
 };
 
 }  // namespace hearth::cuda

@@ -65,7 +65,8 @@ Result<DeviceWeights> DeviceWeights::upload(const ModelWeights& w, int first, in
                              std::to_string(total >> 20) + " MiB + working memory " + std::to_string(reserveBytes >> 20) +
                              " MiB) but only " + std::to_string(freeB >> 20) +
                              " MiB are free; put layers on the CPU (cpu layers), split across devices, or use a smaller quantization");
-    HEARTH_TRY(out.arena_.allocate(total, "model weights"));
+    // Slack after the last tensor: kernels may read a 16-byte aligned superset of a row's bytes.
+    HEARTH_TRY(out.arena_.allocate(total + kAlign, "model weights"));
     auto* base = out.arena_.as<uint8_t>();
     std::map<const void*, bool> copied;
     for (const Planned& p : plan) {

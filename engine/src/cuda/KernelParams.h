@@ -9,6 +9,7 @@
 
 #include <cstdint>
 
+#include <cuda_fp16.h>
 #include <cuda_runtime_api.h>
 
 namespace hearth::cuda {
@@ -58,9 +59,25 @@ struct GemvParams {
     GemvSeg seg[3];
     int nSeg = 1;
     int mode = 0;                    // 0: y = W x; 1: y += W x; 2: seg0.y = silu(W0 x) * (W1 x)
+    int rowsPerWarp = 2;             // modes 0/1: 1 or 2 (mode 2 always pairs gate and up rows)
 };
 constexpr int kGemvMaxT = 8;          // largest token count the matrix-vector kernels take
-constexpr int kGemvRowsPerCta = 8;    // output rows per CTA (4 in mode 2)
+constexpr int kGemvWarpsPerCta = 4;   // output rows per CTA: 4 * rowsPerWarp (4 in mode 2)
+
+// Tensor-core path of quantized weights for kGemvMaxT < T <= kMmaMaxT tokens.
+struct MmaParams {
+    int type = 0;
+    const uint8_t* w = nullptr;
+    int64_t rowBytes = 0;
+    int rows = 0, cols = 0;          // cols: a multiple of 256
+    const __half* x = nullptr;       // [T][cols] f16 inputs (an FQ8 format)
+    int T = 0;
+    float* y = nullptr;
+    int ldy = 0;
+    int accumulate = 0;
+    float* partial = nullptr;        // [splits][T][rows] when the K range is split
+};
+constexpr int kMmaMaxT = 64;
 
 struct RopeStoreParams {
     float* q = nullptr;              // [T][Hq*D], rotated in place
@@ -96,6 +113,7 @@ struct AttnParams {
     float* out = nullptr;            // [T][Hq*D]
     float* partO = nullptr;          // [T*Hq][P][D] when P > 1
     float* partML = nullptr;         // [T*Hq][P][2]
+    int* counters = nullptr;         // [tiles][Hkv], zero between launches (the kernel resets them)
     const AttnTile* tiles = nullptr;
     const AttnSeq* seqs = nullptr;
     const int32_t* blockTables = nullptr;
@@ -109,6 +127,7 @@ struct AttnParams {
 };
 constexpr int kAttnMaxRows = 32;
 constexpr int kAttnMaxHeadDim = 256;
+constexpr int kAttnMaxPartitions = 32;
 
 struct SampleRow {
     float temperature, topP, minP, uniform;
@@ -137,6 +156,11 @@ bool dequantSupports(int type);
 cudaError_t launchRopeStore(const RopeStoreParams& p, cudaStream_t s);
 cudaError_t prepareAttention();  // once per device, before the first launchAttention
 cudaError_t launchAttention(const AttnParams& p, int nTiles, cudaStream_t s);
+// Once per device: opt in to the shared memory the kernels need; an error means the device cannot
+// run this path (the caller keeps using cuBLAS).
+cudaError_t prepareQuantMma(int sharedOptin);
+int quantMmaSplits(int rows, int cols, int multiProcessors);
+cudaError_t launchQuantMma(const MmaParams& p, int splits, cudaStream_t s);
 cudaError_t launchSiluMul(float* g, const float* u, int64_t n, cudaStream_t s);
 cudaError_t launchSample(const SampleParams& p, int rows, cudaStream_t s);
 cudaError_t launchCopyRows(float* dst, const float* src, const int32_t* rowIndex, int rows, int cols, cudaStream_t s);

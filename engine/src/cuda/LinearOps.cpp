@@ -23,11 +23,15 @@ LinearOps::~LinearOps() {
 
 uint64_t LinearOps::bytes() const {
     return actQ_.size() + actScale_.size() + actSum_.size() + actHalf_.size() + actF32_.size() + dequant_.size() +
-           workspace_.size();
+           workspace_.size() + partial_.size();
 }
 
-Status LinearOps::init(int maxRows, int maxCols, uint64_t dequantBytes, cudaStream_t stream) {
+Status LinearOps::init(int maxRows, int maxCols, uint64_t dequantBytes, cudaStream_t stream, int multiProcessors,
+                       bool tensorCores) {
     stream_ = stream;
+    multiProcessors_ = multiProcessors;
+    tensorCores_ = tensorCores;
+    if (tensorCores_ && !partial_.size()) HEARTH_TRY(partial_.allocate(16ull << 20, "split-K partial sums"));
     maxRows_ = maxRows;
     maxCols_ = maxCols;
     const uint64_t n = static_cast<uint64_t>(maxRows) * maxCols;
@@ -105,6 +109,12 @@ Status LinearOps::gemv(const LinearInput& in, std::span<const Projection> projs,
     g.actDense = denseInput(gemvFormat(w0.type));
     g.mode = mode;
     g.nSeg = static_cast<int>(projs.size());
+    // Two rows per warp share each activation load; launches with few rows keep one per warp so
+    // that enough warps stream weights at once.
+    int64_t totalRows = 0;
+    for (const Projection& pr : projs) totalRows += pr.w->rows;
+    g.rowsPerWarp = totalRows >= 8192 ? 2 : 1;
+    const int rowsPerCta = kGemvWarpsPerCta * g.rowsPerWarp;
     int cta = 0;
     for (size_t i = 0; i < projs.size(); ++i) {
         g.seg[i].w = projs[i].w->data;
@@ -112,10 +122,10 @@ Status LinearOps::gemv(const LinearInput& in, std::span<const Projection> projs,
         g.seg[i].rows = static_cast<int>(projs[i].w->rows);
         g.seg[i].ldy = mode == 2 ? static_cast<int>(projs[0].w->rows) : projs[i].ldy;
         g.seg[i].ctaBegin = cta;
-        if (mode != 2) cta += (g.seg[i].rows + kGemvRowsPerCta - 1) / kGemvRowsPerCta;
+        if (mode != 2) cta += (g.seg[i].rows + rowsPerCta - 1) / rowsPerCta;
     }
     if (mode == 2) {
-        cta = (g.seg[0].rows + kGemvRowsPerCta / 2 - 1) / (kGemvRowsPerCta / 2);
+        cta = (g.seg[0].rows + kGemvWarpsPerCta - 1) / kGemvWarpsPerCta;
         g.seg[1].ctaBegin = cta;  // never reached: mode 2 keys rows off segment 0
         g.nSeg = 1;
         g.seg[1].w = projs[1].w->data;
@@ -157,6 +167,32 @@ Status LinearOps::gemm(const LinearInput& in, const Projection& p) {
     return Status::success();
 }
 
+bool LinearOps::mmaEligible(const LinearInput& in, const DevTensor& w) const {
+    if (!tensorCores_ || in.rows <= kGemvMaxT || in.rows > kMmaMaxT || w.type == 0 || w.type == 1 || w.type == 30 ||
+        w.cols % 256 != 0)
+        return false;
+    const int splits = quantMmaSplits(static_cast<int>(w.rows), static_cast<int>(w.cols), multiProcessors_);
+    return splits == 1 || static_cast<uint64_t>(splits) * in.rows * w.rows * 4 <= partial_.size();
+}
+
+Status LinearOps::mma(const LinearInput& in, const Projection& pr) {
+    const DevTensor& w = *pr.w;
+    MmaParams m;
+    m.type = w.type;
+    m.w = w.data;
+    m.rowBytes = w.rowBytes;
+    m.rows = static_cast<int>(w.rows);
+    m.cols = static_cast<int>(w.cols);
+    m.x = actHalf_.as<__half>();
+    m.T = in.rows;
+    m.y = pr.y;
+    m.ldy = pr.ldy;
+    m.accumulate = pr.accumulate ? 1 : 0;
+    m.partial = partial_.as<float>();
+    const int splits = quantMmaSplits(m.rows, m.cols, multiProcessors_);
+    return cudaStatus(launchQuantMma(m, splits, stream_), "tensor-core matrix product");
+}
+
 Status LinearOps::project(const LinearInput& in, std::span<const Projection> projs) {
     if (projs.empty()) return Status::success();
     const bool small = in.rows <= kGemvMaxT;
@@ -168,7 +204,7 @@ Status LinearOps::project(const LinearInput& in, std::span<const Projection> pro
         if (!small) {
             for (size_t j = i; j < projs.size(); ++j)
                 if (!done[j] && gemmFormat(projs[j].w->type) == fmt) {
-                    HEARTH_TRY(gemm(in, projs[j]));
+                    HEARTH_TRY(mmaEligible(in, *projs[j].w) ? mma(in, projs[j]) : gemm(in, projs[j]));
                     done[j] = true;
                 }
             continue;

@@ -3,6 +3,8 @@
 //  - up to kGemvMaxT rows: the fused dequant matrix-vector kernels, the input quantized (or
 //    converted) once for every matrix that shares it, matrices of one type fused in one launch,
 //    the residual add and the SwiGLU product fused into the epilogue;
+//  - up to kMmaMaxT rows of quantized weights: the same input rounding written as f16, weights
+//    dequantized to f16 in shared memory by the fused tensor-core kernel (read once, in GGUF form);
 //  - more rows: the same input rounding written as f16 (bf16 / f32 for those weight types),
 //    quantized weights dequantized to f16 in row chunks, cuBLAS GEMM with f32 accumulation
 //    (beta = 1 for the residual add).
@@ -46,7 +48,9 @@ public:
     LinearOps(const LinearOps&) = delete;
     LinearOps& operator=(const LinearOps&) = delete;
 
-    Status init(int maxRows, int maxCols, uint64_t dequantBytes, cudaStream_t stream);
+    // multiProcessors / tensorCores: the device's SM count and whether the fused tensor-core path
+    // (prepareQuantMma) is usable there.
+    Status init(int maxRows, int maxCols, uint64_t dequantBytes, cudaStream_t stream, int multiProcessors, bool tensorCores);
     int maxRows() const { return maxRows_; }
     uint64_t bytes() const;
 
@@ -62,12 +66,15 @@ private:
     Status prepare(const LinearInput& in, int fmt);
     Status gemv(const LinearInput& in, std::span<const Projection> projs, int mode, float* pairOut);
     Status gemm(const LinearInput& in, const Projection& p);
+    bool mmaEligible(const LinearInput& in, const DevTensor& w) const;
+    Status mma(const LinearInput& in, const Projection& p);
     const void* denseInput(int fmt) const;
 
-    int maxRows_ = 0, maxCols_ = 0;
+    int maxRows_ = 0, maxCols_ = 0, multiProcessors_ = 1;
+    bool tensorCores_ = false;
     cudaStream_t stream_ = nullptr;
     cublasHandle_t blas_ = nullptr;
-    DeviceBuffer actQ_, actScale_, actSum_, actHalf_, actF32_, dequant_, workspace_;
+    DeviceBuffer actQ_, actScale_, actSum_, actHalf_, actF32_, dequant_, workspace_, partial_;
 };
 
 }  // namespace hearth::cuda

@@ -16,16 +16,57 @@ namespace hearth::cuda {
 namespace {
 
 constexpr int kThreads = 128;
-constexpr int kPartitionBlocks = 16;
+constexpr int kPartitionBlocks = 4;  // KV blocks per partition (CudaStage sizes the grid with the same)
 constexpr int kMaxAcc = kAttnMaxRows * kAttnMaxHeadDim / kThreads;  // 64
 
+constexpr int kMaxPartitionsInKernel = kAttnMaxPartitions;
+
 size_t smemBytes(int D) {
-    return sizeof(float) * (static_cast<size_t>(kAttnMaxRows) * D + 16 * (D + 1) + 16 * D + kAttnMaxRows * 16 + 4 * kAttnMaxRows);
+    return sizeof(float) * (static_cast<size_t>(kAttnMaxRows) * D + 16 * (D + 4) + 16 * D + kAttnMaxRows * 16 +
+                            4 * kAttnMaxRows + kAttnMaxRows * kMaxPartitionsInKernel);
 }
 
 template <int Kind>
 __device__ __forceinline__ void loadTile(const uint8_t* rows, const float* scales, int D, int rowBytes, int valid,
                                          float* dst, int ld) {
+    if (Kind == kKvF16 && D % 8 == 0) {
+        // 16 rows of D halves are contiguous: 16-byte loads, 8 values each.
+        const int nv = 16 * D / 8;
+        for (int v = threadIdx.x; v < nv; v += kThreads) {
+            const int e = v * 8, i = e / D, d = e - i * D;
+            float f[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+            if (i < valid) {
+                const int4 raw = *reinterpret_cast<const int4*>(rows + static_cast<size_t>(e) * 2);
+                const __half2* h = reinterpret_cast<const __half2*>(&raw);
+#pragma unroll
+                for (int k = 0; k < 4; ++k) {
+                    const float2 x = __half22float2(h[k]);
+                    f[2 * k] = x.x;
+                    f[2 * k + 1] = x.y;
+                }
+            }
+#pragma unroll
+            for (int k = 0; k < 8; ++k) dst[i * ld + d + k] = f[k];
+        }
+        return;
+    }
+    if (Kind == kKvFP8 && D % 16 == 0) {
+        const int nv = 16 * D / 16;
+        for (int v = threadIdx.x; v < nv; v += kThreads) {
+            const int e = v * 16, i = e / D, d = e - i * D;
+            if (i < valid) {
+                const int4 raw = *reinterpret_cast<const int4*>(rows + e);
+                const uint8_t* b = reinterpret_cast<const uint8_t*>(&raw);
+                const float sc = scales[i];
+#pragma unroll
+                for (int k = 0; k < 16; ++k) dst[i * ld + d + k] = fp8ToFloat(b[k]) * sc;
+            } else {
+#pragma unroll
+                for (int k = 0; k < 16; ++k) dst[i * ld + d + k] = 0.f;
+            }
+        }
+        return;
+    }
     for (int e = threadIdx.x; e < 16 * D; e += kThreads) {
         const int i = e / D, d = e - i * D;
         float v = 0.f;
@@ -39,13 +80,14 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(const AttnParams p) 
     extern __shared__ float sm[];
     const int D = p.D, G = p.G;
     float* Qs = sm;                                  // [32][D]
-    float* Ks = Qs + kAttnMaxRows * D;               // [16][D + 1]
-    float* Vs = Ks + 16 * (D + 1);                   // [16][D]
+    float* Ks = Qs + kAttnMaxRows * D;               // [16][D + 4] (16-byte rows, no bank conflicts)
+    float* Vs = Ks + 16 * (D + 4);                   // [16][D]
     float* S = Vs + 16 * D;                          // [32][16]
     float* rowM = S + kAttnMaxRows * 16;
     float* rowL = rowM + kAttnMaxRows;
     float* rowC = rowL + kAttnMaxRows;
     int* rowPos = reinterpret_cast<int*>(rowC + kAttnMaxRows);
+    float* Wp = reinterpret_cast<float*>(rowPos + kAttnMaxRows);  // [32][partitions] merge weights
 
     const AttnTile tile = p.tiles[blockIdx.x];
     const AttnSeq sq = p.seqs[tile.seq];
@@ -84,7 +126,7 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(const AttnParams p) 
         const int valid = min(16, keyEnd - b * 16);
         const size_t headRows = static_cast<size_t>(kvh) * 16;
         loadTile<Kind>(blk + p.kOff + headRows * p.rowBytes, reinterpret_cast<const float*>(blk + p.kScaleOff) + headRows, D,
-                       p.rowBytes, valid, Ks, D + 1);
+                       p.rowBytes, valid, Ks, D + 4);
         loadTile<Kind>(blk + p.vOff + headRows * p.rowBytes, reinterpret_cast<const float*>(blk + p.vScaleOff) + headRows, D,
                        p.rowBytes, valid, Vs, D);
         __syncthreads();
@@ -93,10 +135,21 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(const AttnParams p) 
             float s = -INFINITY;
             if (i < valid && j <= rowPos[r]) {
                 const float* qr = Qs + r * D;
-                const float* kr = Ks + i * (D + 1);
-                float dot = 0.f;
-                for (int d = 0; d < D; ++d) dot = fmaf(qr[d], kr[d], dot);
-                s = dot * p.scale;
+                const float* kr = Ks + i * (D + 4);
+                float a0 = 0.f, a1 = 0.f, a2 = 0.f, a3 = 0.f;
+                if ((D & 3) == 0) {
+                    for (int d = 0; d < D; d += 4) {
+                        const float4 qv = *reinterpret_cast<const float4*>(qr + d);
+                        const float4 kv = *reinterpret_cast<const float4*>(kr + d);
+                        a0 = fmaf(qv.x, kv.x, a0);
+                        a1 = fmaf(qv.y, kv.y, a1);
+                        a2 = fmaf(qv.z, kv.z, a2);
+                        a3 = fmaf(qv.w, kv.w, a3);
+                    }
+                } else {
+                    for (int d = 0; d < D; ++d) a0 = fmaf(qr[d], kr[d], a0);
+                }
+                s = ((a0 + a1) + (a2 + a3)) * p.scale;
             }
             S[r * 16 + i] = s;
         }
@@ -142,48 +195,72 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(const AttnParams p) 
         __syncthreads();
     }
 
+    if (P == 1) {
+#pragma unroll
+        for (int k = 0; k < kMaxAcc; ++k) {
+            if (k >= nAcc) break;
+            const int e = threadIdx.x + k * kThreads;
+            const int r = e / D, d = e - r * D;
+            if (r >= nRows) continue;
+            const int tok = tile.tokenBegin + r / G, head = kvh * G + r % G;
+            const float l = rowL[r];
+            p.out[tok * qStride + static_cast<int64_t>(head) * D + d] = l > 0.f ? acc[k] / l : 0.f;
+        }
+        return;
+    }
+    // Partial result of this partition, then the last partition to finish merges them all (in
+    // partition order, so the result does not depend on which CTA came last).
+    auto rowOf = [&](int r) {
+        const int tok = tile.tokenBegin + r / G, head = kvh * G + r % G;
+        return (static_cast<int64_t>(tok) * p.Hq + head) * P;
+    };
 #pragma unroll
     for (int k = 0; k < kMaxAcc; ++k) {
         if (k >= nAcc) break;
         const int e = threadIdx.x + k * kThreads;
         const int r = e / D, d = e - r * D;
-        if (r >= nRows) continue;
-        const int tok = tile.tokenBegin + r / G, head = kvh * G + r % G;
-        if (P == 1) {
-            const float l = rowL[r];
-            p.out[tok * qStride + static_cast<int64_t>(head) * D + d] = l > 0.f ? acc[k] / l : 0.f;
-        } else {
-            const int64_t row = (static_cast<int64_t>(tok) * p.Hq + head) * P + part;
-            p.partO[row * D + d] = acc[k];
+        if (r < nRows) p.partO[(rowOf(r) + part) * D + d] = acc[k];
+    }
+    if (threadIdx.x < nRows) {
+        p.partML[(rowOf(threadIdx.x) + part) * 2] = rowM[threadIdx.x];
+        p.partML[(rowOf(threadIdx.x) + part) * 2 + 1] = rowL[threadIdx.x];
+    }
+    __threadfence();
+    __syncthreads();
+    __shared__ int isLast;
+    if (threadIdx.x == 0) {
+        int* counter = p.counters + blockIdx.x * gridDim.y + blockIdx.y;
+        isLast = atomicAdd(counter, 1) == P - 1;
+        if (isLast) *counter = 0;  // ready for the next launch
+    }
+    __syncthreads();
+    if (!isLast) return;
+    __threadfence();
+    if (threadIdx.x < nRows) {
+        const int64_t row = rowOf(threadIdx.x);
+        float M = -INFINITY;
+        for (int i = 0; i < P; ++i) M = fmaxf(M, __ldcg(p.partML + (row + i) * 2));
+        float L = 0.f;
+        for (int i = 0; i < P; ++i) {
+            const float m = __ldcg(p.partML + (row + i) * 2);
+            const float w = m == -INFINITY ? 0.f : expf(m - M);
+            Wp[threadIdx.x * kMaxPartitionsInKernel + i] = w;
+            L += w * __ldcg(p.partML + (row + i) * 2 + 1);
         }
+        rowL[threadIdx.x] = L;
     }
-    if (P > 1 && threadIdx.x < nRows) {
-        const int r = threadIdx.x;
-        const int tok = tile.tokenBegin + r / G, head = kvh * G + r % G;
-        const int64_t row = (static_cast<int64_t>(tok) * p.Hq + head) * P + part;
-        p.partML[row * 2] = rowM[r];
-        p.partML[row * 2 + 1] = rowL[r];
-    }
-}
-
-// One CTA per (token, query head): merge the partitions' partial softmax results.
-__global__ void attnCombineKernel(const AttnParams p) {
-    const int64_t th = blockIdx.x;  // token * Hq + head
-    const int P = p.partitions, D = p.D;
-    float M = -INFINITY;
-    for (int i = 0; i < P; ++i) M = fmaxf(M, p.partML[(th * P + i) * 2]);
-    float L = 0.f;
-    for (int i = 0; i < P; ++i) {
-        const float m = p.partML[(th * P + i) * 2];
-        if (m != -INFINITY) L += expf(m - M) * p.partML[(th * P + i) * 2 + 1];
-    }
-    for (int d = threadIdx.x; d < D; d += blockDim.x) {
+    __syncthreads();
+    for (int e = threadIdx.x; e < nRows * D; e += kThreads) {
+        const int r = e / D, d = e - r * D;
+        const int64_t row = rowOf(r);
         float o = 0.f;
         for (int i = 0; i < P; ++i) {
-            const float m = p.partML[(th * P + i) * 2];
-            if (m != -INFINITY) o += expf(m - M) * p.partO[(th * P + i) * D + d];
+            const float w = Wp[r * kMaxPartitionsInKernel + i];
+            if (w != 0.f) o += w * __ldcg(p.partO + (row + i) * D + d);
         }
-        p.out[th * D + d] = L > 0.f ? o / L : 0.f;
+        const float L = rowL[r];
+        const int tok = tile.tokenBegin + r / G, head = kvh * G + r % G;
+        p.out[tok * qStride + static_cast<int64_t>(head) * D + d] = L > 0.f ? o / L : 0.f;
     }
 }
 
@@ -207,14 +284,11 @@ cudaError_t prepareAttention() {
 
 cudaError_t launchAttention(const AttnParams& p, int nTiles, cudaStream_t s) {
     if (nTiles <= 0) return cudaSuccess;
-    if (p.D > kAttnMaxHeadDim || p.tileRows > kAttnMaxRows || p.partitions < 1) return cudaErrorInvalidValue;
-    cudaError_t e;
-    if (p.kvKind == kKvF16) e = launchKind<kKvF16>(p, nTiles, s);
-    else if (p.kvKind == kKvQ8_0) e = launchKind<kKvQ8_0>(p, nTiles, s);
-    else e = launchKind<kKvFP8>(p, nTiles, s);
-    if (e != cudaSuccess || p.partitions == 1) return e;
-    attnCombineKernel<<<p.T * p.Hq, 128, 0, s>>>(p);
-    return cudaGetLastError();
+    if (p.D > kAttnMaxHeadDim || p.tileRows > kAttnMaxRows || p.partitions < 1 || p.partitions > kMaxPartitionsInKernel)
+        return cudaErrorInvalidValue;
+    if (p.kvKind == kKvF16) return launchKind<kKvF16>(p, nTiles, s);
+    if (p.kvKind == kKvQ8_0) return launchKind<kKvQ8_0>(p, nTiles, s);
+    return launchKind<kKvFP8>(p, nTiles, s);
 }
 
 }  // namespace hearth::cuda

@@ -57,26 +57,37 @@ __global__ void __launch_bounds__(128) denseGemvKernel(const GemvParams p) {
 
     const bool vec = p.copyWidth >= 16 && (p.cols % D::kPerVec) == 0;
     const int nv = vec ? p.cols / D::kPerVec : 0;
-    for (int i = lane; i < nv; i += 32) {
-        float w[2][D::kPerVec];
+    constexpr int kBatch = 4;  // 16-byte loads in flight per row and lane
+    for (int base = lane; base < nv; base += 32 * kBatch) {
+        int4 wv[2][kBatch];
 #pragma unroll
-        for (int s = 0; s < 2; ++s) {
-            if (!r.ok[s]) continue;
-            const int4 v = __ldg(reinterpret_cast<const int4*>(r.w[s] + r.row[s] * p.rowBytes) + i);
-            D::unpack(v, w[s]);
-        }
+        for (int s = 0; s < 2; ++s)
 #pragma unroll
-        for (int t = 0; t < MaxT; ++t) {
-            if (t >= T) break;
-            const int4 av = __ldg(reinterpret_cast<const int4*>(static_cast<const uint8_t*>(p.actDense) +
-                                                              static_cast<int64_t>(t) * p.cols * kEl) + i);
-            float a[D::kPerVec];
-            D::unpack(av, a);
+            for (int j = 0; j < kBatch; ++j) {
+                const int i = base + 32 * j;
+                wv[s][j] = (r.ok[s] && i < nv) ? __ldg(reinterpret_cast<const int4*>(r.w[s] + r.row[s] * p.rowBytes) + i)
+                                               : make_int4(0, 0, 0, 0);
+            }
 #pragma unroll
-            for (int s = 0; s < 2; ++s) {
-                if (!r.ok[s]) continue;
+        for (int j = 0; j < kBatch; ++j) {
+            const int i = base + 32 * j;
+            if (i >= nv) break;
+            float w[2][D::kPerVec];
 #pragma unroll
-                for (int k = 0; k < D::kPerVec; ++k) acc[s][t] = fmaf(w[s][k], a[k], acc[s][t]);
+            for (int s = 0; s < 2; ++s) D::unpack(wv[s][j], w[s]);
+#pragma unroll
+            for (int t = 0; t < MaxT; ++t) {
+                if (t >= T) break;
+                const int4 av = __ldg(reinterpret_cast<const int4*>(static_cast<const uint8_t*>(p.actDense) +
+                                                                  static_cast<int64_t>(t) * p.cols * kEl) + i);
+                float a[D::kPerVec];
+                D::unpack(av, a);
+#pragma unroll
+                for (int s = 0; s < 2; ++s) {
+                    if (!r.ok[s]) continue;
+#pragma unroll
+                    for (int k = 0; k < D::kPerVec; ++k) acc[s][t] = fmaf(w[s][k], a[k], acc[s][t]);
+                }
             }
         }
     }

@@ -2,7 +2,7 @@
 // Shared pieces of the matrix-vector kernels: which rows a warp owns, the epilogue, warp sums.
 //
 // A CTA has 4 warps; each warp owns two row slots. Modes 0/1 (store / accumulate): the slots are
-// two consecutive rows of one segment (segments are up to three matrices of one type sharing the
+// two consecutive rows of one segment (or one row, rowsPerWarp 1, for launches with few rows) (segments are up to three matrices of one type sharing the
 // input, e.g. Q, K and V, each starting at its own ctaBegin). Mode 2 (SiLU pair): slot 0 is row r
 // of the gate matrix (seg 0), slot 1 row r of the up matrix (seg 1), and silu(gate) * up goes to
 // seg 0's output.
@@ -36,12 +36,12 @@ __device__ __forceinline__ GemvRows gemvRows(const GemvParams& p) {
         r.w[1] = p.seg[1].w;
         r.ok[0] = r.ok[1] = row < p.seg[0].rows;
     } else {
-        const int row = ((static_cast<int>(blockIdx.x) - g.ctaBegin) * kGemvWarps + warp) * 2;
+        const int row = ((static_cast<int>(blockIdx.x) - g.ctaBegin) * kGemvWarps + warp) * p.rowsPerWarp;
         r.row[0] = row;
         r.row[1] = row + 1;
         r.w[0] = r.w[1] = g.w;
         r.ok[0] = row < g.rows;
-        r.ok[1] = row + 1 < g.rows;
+        r.ok[1] = p.rowsPerWarp == 2 && row + 1 < g.rows;
     }
     return r;
 }
