@@ -3,6 +3,7 @@
 // disconnect cancellation, the LAN rule. The real-engine acceptance tests are in tests/api.
 #include <httplib.h>
 
+#include <QFile>
 #include <QTest>
 #include <thread>
 
@@ -107,6 +108,7 @@ private slots:
     void keepAliveCommentsDuringLongPrefill();
     void disconnectMidStreamCancels();
     void metricsArePrometheusText();
+    void modelChatTemplateIsUsed();
 };
 
 void ApiServerTest::healthReportsLoadingThenReady() {
@@ -522,6 +524,50 @@ void ApiServerTest::metricsArePrometheusText() {
     QVERIFY(m.find("hearth_kv_usage_ratio{model=\"stories260K\"} 0.07") != std::string::npos);
     QVERIFY(m.find("hearth_http_responses_total{model=\"stories260K\",status=\"200\"} 1") != std::string::npos);
     QVERIFY(m.find("hearth_prefix_hit_ratio") != std::string::npos);
+}
+
+namespace {
+std::string readTemplate(const std::string& name) {
+    QFile f(QString::fromStdString(test::testdataPath("chat_templates/" + name)));
+    if (!f.open(QIODevice::ReadOnly)) qFatal("no template %s", name.c_str());
+    return f.readAll().toStdString();
+}
+}  // namespace
+
+void ApiServerTest::modelChatTemplateIsUsed() {
+    {
+        Harness h({}, {}, {}, false);
+        h.backend->setChatTemplate(readTemplate("google-gemma-2-2b-it.jinja"));
+        h.server->setModel(h.backend);
+        auto r = h.post("/v1/chat/completions", R"({"messages":[{"role":"user","content":"Hi"},{"role":"assistant","content":"Hello"},
+            {"role":"user","content":"Tell me more"}]})");
+        QCOMPARE(r->status, 200);
+        const auto tok = h.backend->tokenizer();
+        const auto ids = h.backend->submitted().back().promptTokens;
+        QCOMPARE(ids[0], tok->bos());  // the template's own BOS text became the BOS token...
+        QVERIFY(ids[1] != tok->bos());  // ...and no second one was added
+        const std::string prompt = tok->decode(ids);
+        const std::string tail = "<start_of_turn>user\nTell me more<end_of_turn>\n<start_of_turn>model\n";
+        QVERIFY2(prompt.size() > tail.size() && prompt.compare(prompt.size() - tail.size(), tail.size(), tail) == 0, prompt.c_str());
+        QVERIFY(h.backend->submitted().back().stop.empty());  // the fallback's stop strings are not added
+        // The template's own checks surface as 400s.
+        expectOpenAiError(h.post("/v1/chat/completions", R"({"messages":[{"role":"system","content":"x"},{"role":"user","content":"y"}]})"),
+                          400, "template_error", "messages");
+    }
+    Harness h({}, {}, {}, false);
+    h.backend->setChatTemplate(readTemplate("Qwen-Qwen2.5-7B-Instruct.jinja"));
+    h.backend->setContextLength(4096);  // the tool preamble is long in a 512-token vocabulary
+    h.server->setModel(h.backend);
+    auto r = h.post("/v1/chat/completions", R"({"messages":[{"role":"user","content":"Weather?"},
+        {"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Oslo\"}"}}]},
+        {"role":"tool","tool_call_id":"c1","content":"sunny"}],
+        "tools":[{"type":"function","function":{"name":"get_weather","parameters":{"type":"object","properties":{"city":{"type":"string"}}}}}]})");
+    QVERIFY2(r->status == 200, r->body.c_str());
+    const std::string prompt = h.backend->tokenizer()->decode(h.backend->submitted().back().promptTokens);
+    QVERIFY2(prompt.find("<tools>") != std::string::npos && prompt.find("\"get_weather\"") != std::string::npos, prompt.c_str());
+    QVERIFY2(prompt.find("\"city\": \"Oslo\"") != std::string::npos, prompt.c_str());  // arguments reached it as an object
+    QVERIFY(prompt.find("<tool_response>\nsunny\n</tool_response>") != std::string::npos);
+    QVERIFY(prompt.size() > 22 && prompt.compare(prompt.size() - 22, 22, "<|im_start|>assistant\n") == 0);
 }
 
 QTEST_GUILESS_MAIN(ApiServerTest)

@@ -68,7 +68,8 @@ public:
     std::shared_ptr<const Tokenizer> tokenizer() const override { return tok_; }
     std::string modelPath() const override { return path_; }
     std::string modelName() const override { return "fake"; }
-    int contextLength() const override { return 256; }
+    int contextLength() const override { return context_; }
+    void setContextLength(int n) { context_ = n; }
     std::string chatTemplate() const override { return chatTemplate_; }
     void setChatTemplate(std::string t) { chatTemplate_ = std::move(t); }
 
@@ -149,6 +150,7 @@ private:
     std::string path_;
     int stepMs_;
     std::string chatTemplate_;
+    int context_ = 256;
     mutable std::mutex m_;
     std::condition_variable cv_;
     std::map<RequestId, Running> running_;
