@@ -7,10 +7,14 @@ namespace hearth {
 
 KvCacheManager::KvCacheManager(Backend& backend, uint32_t numBlocks, uint64_t blockBytes,
                                std::unique_ptr<HostBlockCache> ram, std::unique_ptr<DiskBlockCache> disk)
-    : backend_(backend), pool_(numBlocks), ram_(std::move(ram)), disk_(std::move(disk)) {
+    : backend_(backend),
+      pool_(numBlocks),
+      ram_(std::move(ram)),
+      disk_(std::move(disk)),
+      blockBytes_(blockBytes),
+      transfer_(backend, blockBytes) {
     if (ram_ && ram_->capacity() == 0) ram_.reset();
     if (ram_ && disk_) ram_->setSpill([this](const Hash128& h, const uint8_t* data) { spillFromRam(h, data); });
-    if (disk_) staging_.resize(blockBytes);
 }
 
 KvCacheManager::~KvCacheManager() {
@@ -68,31 +72,62 @@ bool KvCacheManager::canAllocate(uint64_t id, int32_t numComputed, int32_t numNe
 std::vector<int32_t> KvCacheManager::takeBlocks(uint32_t n) {
     std::vector<std::pair<int32_t, Hash128>> evicted;
     std::vector<int32_t> blocks = pool_.allocate(n, &evicted);
+    if (evicted.empty()) return blocks;
+    // Each evicted block's destination: a RAM slot (pinned until filled, so later inserts of this
+    // same batch cannot evict it unfilled), else a disk file.
+    std::vector<int32_t> ramBlocks;
+    std::vector<uint8_t*> ramSlots;
+    std::vector<Hash128> ramHashes;
+    std::vector<std::pair<int32_t, Hash128>> toDisk;
     for (const auto& [b, h] : evicted) {
-        const int32_t one[1] = {b};
-        bool saved = false;
         if (ram_) {
             auto ins = ram_->insert(h);
-            if (ins.present) {
-                saved = true;
-            } else if (ins.slot) {
-                if (backend_.copyBlocksToHost(one, ins.slot).ok()) {
-                    saved = true;
-                    ++counters_.evictedToRam;
-                } else {
-                    ram_->erase(h);
-                    ++counters_.ioErrors;
-                }
+            if (ins.present) continue;
+            if (ins.slot) {
+                ram_->pin(h);
+                ramBlocks.push_back(b);
+                ramSlots.push_back(ins.slot);
+                ramHashes.push_back(h);
+                continue;
             }
         }
-        if (!saved && disk_ && !disk_->contains(h)) {
-            if (backend_.copyBlocksToHost(one, staging_.data()).ok() && disk_->write(h, staging_.data()).ok())
-                ++counters_.evictedToDisk;
-            else
-                ++counters_.ioErrors;
+        if (disk_ && !disk_->contains(h)) toDisk.emplace_back(b, h);
+    }
+    if (!ramBlocks.empty()) {
+        const bool ok = transfer_.toHost(ramBlocks, ramSlots).ok();
+        for (const Hash128& h : ramHashes) {
+            if (ok) ram_->unpin(h);
+            else ram_->erase(h);
+        }
+        if (ok) counters_.evictedToRam += ramBlocks.size();
+        else counters_.ioErrors += ramBlocks.size();
+    }
+    writeToDisk(toDisk);
+    return blocks;
+}
+
+void KvCacheManager::writeToDisk(const std::vector<std::pair<int32_t, Hash128>>& blocks) {
+    const size_t g = transfer_.groupSize();
+    std::vector<int32_t> ids;
+    std::vector<uint8_t*> dst;
+    for (size_t at = 0; at < blocks.size(); at += g) {
+        const size_t cnt = std::min(g, blocks.size() - at);
+        ids.resize(cnt);
+        dst.resize(cnt);
+        diskBuffer_.resize(cnt * blockBytes_);
+        for (size_t i = 0; i < cnt; ++i) {
+            ids[i] = blocks[at + i].first;
+            dst[i] = diskBuffer_.data() + i * blockBytes_;
+        }
+        if (!transfer_.toHost(ids, dst).ok()) {
+            counters_.ioErrors += cnt;
+            continue;
+        }
+        for (size_t i = 0; i < cnt; ++i) {
+            if (disk_->write(blocks[at + i].second, dst[i]).ok()) ++counters_.evictedToDisk;
+            else ++counters_.ioErrors;
         }
     }
-    return blocks;
 }
 
 void KvCacheManager::spillFromRam(const Hash128& h, const uint8_t* data) {
@@ -121,7 +156,38 @@ std::optional<int32_t> KvCacheManager::allocateSlots(uint64_t id, int32_t numCom
     const std::vector<int32_t> fresh = takeBlocks(static_cast<uint32_t>(need));
     size_t f = 0;
     if (hit) {
+        // RAM and disk hits go to their fresh device blocks in groups (one backend call each).
+        // A failure at block i means recompute from i: every block after it is fresh (Device
+        // hits only come first), so nothing shared is ever overwritten.
         bool failed = false;
+        const size_t g = transfer_.groupSize();
+        std::vector<int32_t> ids;
+        std::vector<const uint8_t*> src;
+        std::vector<size_t> which;  // index into hit->blocks
+        size_t diskUsed = 0;
+        auto fail = [&](size_t index) {
+            failed = true;
+            computed = std::min(computed, static_cast<int32_t>(index) * kBlockSize);
+        };
+        auto flush = [&] {
+            if (ids.empty()) return;
+            if (transfer_.fromHost(ids, src).ok()) {
+                for (size_t k = 0; k < ids.size(); ++k) {
+                    const CachedBlockRef& ref = hit->blocks[which[k]];
+                    pool_.registerHash(ids[k], ref.hash);
+                    if (ref.tier == CacheTier::Ram) ++counters_.copiedInFromRam;
+                    else ++counters_.copiedInFromDisk;
+                }
+            } else {
+                counters_.ioErrors += ids.size();
+                fail(which.front());
+            }
+            ids.clear();
+            src.clear();
+            which.clear();
+            diskUsed = 0;
+        };
+        diskBuffer_.resize(disk_ ? std::min<size_t>(g, hit->count(CacheTier::Disk)) * blockBytes_ : 0);
         for (size_t i = 0; i < hit->blocks.size(); ++i) {
             const CachedBlockRef& ref = hit->blocks[i];
             if (ref.tier == CacheTier::Device) {
@@ -132,25 +198,26 @@ std::optional<int32_t> KvCacheManager::allocateSlots(uint64_t id, int32_t numCom
             const int32_t b = fresh[f++];
             t.blocks.push_back(b);
             if (failed) continue;
-            const int32_t one[1] = {b};
-            bool ok;
             if (ref.tier == CacheTier::Ram) {
-                ok = backend_.copyBlocksFromHost(one, ram_->find(ref.hash)).ok();
+                src.push_back(ram_->find(ref.hash));
                 ram_->touch(ref.hash);
-                if (ok) ++counters_.copiedInFromRam;
-                else ++counters_.ioErrors;
             } else {
-                ok = disk_->read(ref.hash, staging_.data()).ok() && backend_.copyBlocksFromHost(one, staging_.data()).ok();
-                if (ok) ++counters_.copiedInFromDisk;
-                else ++counters_.diskReadFailures;
+                if (diskUsed * blockBytes_ >= diskBuffer_.size()) flush();
+                uint8_t* dst = diskBuffer_.data() + diskUsed * blockBytes_;
+                if (!disk_->read(ref.hash, dst).ok()) {
+                    ++counters_.diskReadFailures;
+                    flush();  // the blocks before this one are good
+                    fail(i);
+                    continue;
+                }
+                ++diskUsed;
+                src.push_back(dst);
             }
-            if (ok) {
-                pool_.registerHash(b, ref.hash);
-            } else {
-                failed = true;  // recompute from here; every later block is fresh
-                computed = static_cast<int32_t>(i) * kBlockSize;
-            }
+            ids.push_back(b);
+            which.push_back(i);
+            if (ids.size() >= g) flush();
         }
+        flush();
         t.numHashed = failed ? computed / kBlockSize : static_cast<int32_t>(hit->blocks.size());
         for (const auto& b : hit->blocks)
             if (b.tier == CacheTier::Ram) ram_->unpin(b.hash);
@@ -218,14 +285,10 @@ const std::vector<int32_t>& KvCacheManager::blockTable(uint64_t id) const {
 void KvCacheManager::persistToDisk() {
     if (!disk_) return;
     if (ram_) ram_->forEach([this](const Hash128& h, const uint8_t* data) { spillFromRam(h, data); });
-    for (const auto& [b, h] : pool_.cachedBlocks()) {
-        if (disk_->contains(h)) continue;
-        const int32_t one[1] = {b};
-        if (backend_.copyBlocksToHost(one, staging_.data()).ok() && disk_->write(h, staging_.data()).ok())
-            ++counters_.evictedToDisk;
-        else
-            ++counters_.ioErrors;
-    }
+    std::vector<std::pair<int32_t, Hash128>> missing;
+    for (const auto& bh : pool_.cachedBlocks())
+        if (!disk_->contains(bh.second)) missing.push_back(bh);
+    writeToDisk(missing);
 }
 
 }  // namespace hearth

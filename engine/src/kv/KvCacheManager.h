@@ -11,7 +11,8 @@
 //   changed (pool, tiers, tables);
 // - tier movement is synchronous on the calling (engine) thread: a device block evicted by an
 //   allocation is copied to RAM (or disk) before allocateSlots() returns, i.e. before any step can
-//   overwrite it; a RAM/disk hit is copied into its fresh device block the same way;
+//   overwrite it; a RAM/disk hit is copied into its fresh device block the same way (in groups,
+//   one backend call per group);
 // - shared blocks are never written: only full hashed blocks are shared, and a sequence only
 //   writes at positions past its cached prefix.
 
@@ -24,6 +25,7 @@
 
 #include "backend/Backend.h"
 #include "kv/BlockPool.h"
+#include "kv/BlockTransfer.h"
 #include "kv/DiskBlockCache.h"
 #include "kv/HostBlockCache.h"
 #include "kv/PrefixLookup.h"
@@ -94,13 +96,16 @@ private:
                          int32_t* reviveFromFree) const;
     std::vector<int32_t> takeBlocks(uint32_t n);  // allocate + save evicted contents below
     void spillFromRam(const Hash128& h, const uint8_t* data);
+    void writeToDisk(const std::vector<std::pair<int32_t, Hash128>>& blocks);  // device blocks, grouped
 
     Backend& backend_;
     BlockPool pool_;
     std::unique_ptr<HostBlockCache> ram_;
     std::unique_ptr<DiskBlockCache> disk_;
     std::unordered_map<uint64_t, Table> tables_;
-    std::vector<uint8_t> staging_;  // one block, for disk reads/writes
+    uint64_t blockBytes_;
+    BlockTransfer transfer_;
+    std::vector<uint8_t> diskBuffer_;  // a group of blocks on their way to or from disk files
     KvCacheCounters counters_;
 };
 

@@ -92,6 +92,7 @@ public:
             std::memcpy(host + i * kvBlockBytes(KvDType::F16), &slots_[static_cast<size_t>(blocks[i]) * kBlockSize],
                         kvBlockBytes(KvDType::F16));
         copiesOut_ += blocks.size();
+        ++copyOutCalls_;
         return Status::success();
     }
     Status copyBlocksFromHost(std::span<const int32_t> blocks, const uint8_t* host) override {
@@ -99,6 +100,7 @@ public:
             std::memcpy(&slots_[static_cast<size_t>(blocks[i]) * kBlockSize], host + i * kvBlockBytes(KvDType::F16),
                         kvBlockBytes(KvDType::F16));
         copiesIn_ += blocks.size();
+        ++copyInCalls_;
         return Status::success();
     }
     std::vector<DeviceMemoryStats> memoryStats() const override {
@@ -176,6 +178,8 @@ public:
     uint64_t maxSliceTokens() const { return maxSliceTokens_; }
     uint64_t copiesIn() const { return copiesIn_; }
     uint64_t copiesOut() const { return copiesOut_; }
+    uint64_t copyInCalls() const { return copyInCalls_; }
+    uint64_t copyOutCalls() const { return copyOutCalls_; }
     void failNextForward() { failNext_ = true; }
     void setDelayUs(int us) { delayUs_ = us; }
 
@@ -185,7 +189,7 @@ private:
     uint32_t numBlocks_ = 0;
     std::vector<Slot> slots_;
     std::atomic<uint64_t> tokensComputed_{0}, forwards_{0}, maxBatchTokens_{0}, maxBatchSeqs_{0}, maxSliceTokens_{0};
-    std::atomic<uint64_t> copiesIn_{0}, copiesOut_{0};
+    std::atomic<uint64_t> copiesIn_{0}, copiesOut_{0}, copyInCalls_{0}, copyOutCalls_{0};
     std::atomic<bool> failNext_{false};
     bool deviceSampling_ = false;
     std::atomic<uint64_t> deviceSampled_{0};

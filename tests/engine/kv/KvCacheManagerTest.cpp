@@ -125,18 +125,23 @@ TEST_F(KvCacheManagerTest, EvictedBlocksComeBackFromRamWithIdenticalBytes) {
     for (int i = 0; i < 2; ++i) original.push_back(bytesOf(kv_->blockTable(1)[i]));
     kv_->freeSequence(1);
     // Another sequence takes the whole pool: the two cached blocks are evicted to RAM.
+    const uint64_t callsBefore = be_.copyOutCalls();
     run(2, tokens(64, 9));
     EXPECT_EQ(kv_->pool().numCached(), 4u);
     EXPECT_EQ(kv_->counters().evictedToRam, 2u);
+    EXPECT_EQ(be_.copyOutCalls() - callsBefore, 1u) << "both evictions in one backend call";
     kv_->freeSequence(2);
 
     PrefixLookup hit = kv_->lookup(h, 2);
     ASSERT_EQ(hit.blocks.size(), 2u);
     EXPECT_EQ(hit.count(CacheTier::Ram), 2);
+    const uint64_t callsBeforeIn = be_.copyInCalls(), blocksBeforeIn = be_.copiesIn();
     auto c = kv_->allocateSlots(3, hit.numTokens(), 1, &hit);
     ASSERT_TRUE(c);
     EXPECT_EQ(*c, 32);
     EXPECT_EQ(kv_->counters().copiedInFromRam, 2u);
+    EXPECT_EQ(be_.copiesIn() - blocksBeforeIn, 2u);
+    EXPECT_EQ(be_.copyInCalls() - callsBeforeIn, 1u) << "both copy-ins in one backend call";
     for (int i = 0; i < 2; ++i) EXPECT_EQ(bytesOf(kv_->blockTable(3)[i]), original[i]) << i;
     compute(3, t, 32, 33);
     // Copied-in blocks are device-cached again.
