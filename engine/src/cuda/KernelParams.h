@@ -62,6 +62,7 @@ struct GemvParams {
     int rowsPerWarp = 2;             // modes 0/1: 1 or 2 (mode 2 always pairs gate and up rows)
 };
 constexpr int kGemvMaxT = 8;          // largest token count the matrix-vector kernels take
+constexpr int kDenseGemvMaxT = 4;     // ... and the one LinearOps gives them for dense weights
 constexpr int kGemvWarpsPerCta = 4;   // output rows per CTA: 4 * rowsPerWarp (4 in mode 2)
 
 // Tensor-core path of quantized weights for kGemvMaxT < T <= kMmaMaxT tokens.

@@ -1,6 +1,6 @@
 #pragma once
 // Y = X · Wᵀ for a stage's weight matrices, choosing the path by the number of rows in X:
-//  - up to kGemvMaxT rows: the fused dequant matrix-vector kernels, the input quantized (or
+//  - up to gemvLimit(type) rows (kGemvMaxT; kDenseGemvMaxT for F32/F16/BF16): the fused dequant matrix-vector kernels, the input quantized (or
 //    converted) once for every matrix that shares it, matrices of one type fused in one launch,
 //    the residual add and the SwiGLU product fused into the epilogue;
 //  - up to kMmaMaxT rows of quantized weights: the same input rounding written as f16, weights
@@ -60,6 +60,7 @@ public:
     Status gatedFfn(const LinearInput& in, const DevTensor& gate, const DevTensor& up, float* out, float* upScratch);
 
     static int gemvFormat(int type);
+    static int gemvLimit(int type);  // most rows the matrix-vector kernels take for this weight type
     static int gemmFormat(int type);
 
 private:

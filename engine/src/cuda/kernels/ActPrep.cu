@@ -124,11 +124,18 @@ __global__ void __launch_bounds__(kThreads) actPrepKernel(const ActPrepParams p)
     const bool inRegs = n <= kStride * kChunks;
     float v[kChunks][8];
     double s = 0;
+    const bool vec = (p.ldx & 3) == 0;  // rows start 16-byte aligned: two float4 loads per chunk
 #pragma unroll
     for (int c = 0; c < kChunks; ++c) {
         const int e0 = c * kStride + threadIdx.x * 8;
+        if (inRegs && vec && e0 + 8 <= n) {
+            const float4 a = *reinterpret_cast<const float4*>(x + e0), b = *reinterpret_cast<const float4*>(x + e0 + 4);
+            v[c][0] = a.x; v[c][1] = a.y; v[c][2] = a.z; v[c][3] = a.w;
+            v[c][4] = b.x; v[c][5] = b.y; v[c][6] = b.z; v[c][7] = b.w;
+        } else {
 #pragma unroll
-        for (int k = 0; k < 8; ++k) v[c][k] = (inRegs && e0 + k < n) ? x[e0 + k] : 0.f;
+            for (int k = 0; k < 8; ++k) v[c][k] = (inRegs && e0 + k < n) ? x[e0 + k] : 0.f;
+        }
     }
     if (p.normW) {
         if (inRegs) {

@@ -113,6 +113,8 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(const AttnParams p) 
     // Fixed-size partitions (so a sequence's result does not depend on the batch it is in),
     // growing only when the context needs more than gridDim.z of them.
     const int bpp = max(kPartitionBlocks, (nBlk + P - 1) / P);
+    const int nParts = (nBlk + bpp - 1) / bpp;  // partitions with work for this tile (<= P)
+    if (P > 1 && part >= nParts) return;        // the grid is sized for the longest tile
     const int b0 = part * bpp, b1 = min(nBlk, b0 + bpp);
     const int nAcc = (nRows * D + kThreads - 1) / kThreads;
     float acc[kMaxAcc];
@@ -195,7 +197,7 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(const AttnParams p) 
         __syncthreads();
     }
 
-    if (P == 1) {
+    if (P == 1 || nParts == 1) {  // one partition: its result is final (bit-identical to a merge of one)
 #pragma unroll
         for (int k = 0; k < kMaxAcc; ++k) {
             if (k >= nAcc) break;
@@ -230,7 +232,7 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(const AttnParams p) 
     __shared__ int isLast;
     if (threadIdx.x == 0) {
         int* counter = p.counters + blockIdx.x * gridDim.y + blockIdx.y;
-        isLast = atomicAdd(counter, 1) == P - 1;
+        isLast = atomicAdd(counter, 1) == nParts - 1;
         if (isLast) *counter = 0;  // ready for the next launch
     }
     __syncthreads();
@@ -239,9 +241,9 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(const AttnParams p) 
     if (threadIdx.x < nRows) {
         const int64_t row = rowOf(threadIdx.x);
         float M = -INFINITY;
-        for (int i = 0; i < P; ++i) M = fmaxf(M, __ldcg(p.partML + (row + i) * 2));
+        for (int i = 0; i < nParts; ++i) M = fmaxf(M, __ldcg(p.partML + (row + i) * 2));
         float L = 0.f;
-        for (int i = 0; i < P; ++i) {
+        for (int i = 0; i < nParts; ++i) {
             const float m = __ldcg(p.partML + (row + i) * 2);
             const float w = m == -INFINITY ? 0.f : expf(m - M);
             Wp[threadIdx.x * kMaxPartitionsInKernel + i] = w;
@@ -254,10 +256,8 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(const AttnParams p) 
         const int r = e / D, d = e - r * D;
         const int64_t row = rowOf(r);
         float o = 0.f;
-        for (int i = 0; i < P; ++i) {
-            const float w = Wp[r * kMaxPartitionsInKernel + i];
-            if (w != 0.f) o += w * __ldcg(p.partO + (row + i) * D + d);
-        }
+#pragma unroll 8
+        for (int i = 0; i < nParts; ++i) o += Wp[r * kMaxPartitionsInKernel + i] * __ldcg(p.partO + (row + i) * D + d);
         const float L = rowL[r];
         const int tok = tile.tokenBegin + r / G, head = kvh * G + r % G;
         p.out[tok * qStride + static_cast<int64_t>(head) * D + d] = L > 0.f ? o / L : 0.f;
