@@ -59,6 +59,8 @@ public:
     void shutdown();
 
     int32_t contextLength() const { return scheduler_->maxContext(); }
+    // Fixed at creation and immutable, so other threads may tokenize with it.
+    const std::shared_ptr<const Tokenizer>& tokenizer() const { return tokenizer_; }
     const Scheduler& scheduler() const { return *scheduler_; }
     const KvCacheManager& kv() const { return *kv_; }
     Backend& backend() { return *backend_; }

@@ -5,7 +5,7 @@
 namespace hearth {
 
 EngineRuntime::EngineRuntime(std::unique_ptr<EngineCore> core)
-    : core_(std::move(core)), contextLength_(core_->contextLength()) {
+    : core_(std::move(core)), tokenizer_(core_->tokenizer()), contextLength_(core_->contextLength()) {
     stats_ = core_->stats();
     // A sink that saw its finish must find the request counted in stats().
     core_->setBeforeFinishes([this] { publishStats(true); });
@@ -23,6 +23,10 @@ EngineRuntime::~EngineRuntime() {
 
 RequestId EngineRuntime::submit(GenerationRequest request, std::shared_ptr<TokenSink> sink) {
     const RequestId id = nextId_.fetch_add(1);
+    // Tokenize here, on the caller's thread: a long prompt must not stall every running sequence.
+    if (request.promptTokens.empty() && tokenizer_)
+        request.promptTokens =
+            tokenizer_->encode(request.promptText, TokenizeOptions{request.addSpecial, request.parseSpecial});
     Command c;
     c.id = id;
     c.request = std::move(request);

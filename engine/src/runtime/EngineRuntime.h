@@ -2,8 +2,9 @@
 // The engine thread: an inbox of submits and cancels in front of an EngineCore, and the loop that
 // drains it and steps the core while there is work (sleeping on a condition variable otherwise).
 //
-// Invariants: only the engine thread touches the core after start; submit()/cancel() only lock
-// the inbox mutex for a push (never wait for a step); stats() reads a snapshot the engine thread
+// Invariants: only the engine thread touches the core after start (submit() only uses its
+// immutable tokenizer, to tokenize prompt text on the caller's thread); submit()/cancel() only
+// lock the inbox mutex for a push (never wait for a step); stats() reads a snapshot the engine thread
 // publishes under its own mutex (always before sinks get finishes, so a finished request is
 // already counted); the destructor stops the thread, which first ends every request
 // (each sink gets its finish) and persists the KV cache, on the engine thread.
@@ -43,6 +44,7 @@ private:
     void publishStats(bool force);
 
     std::unique_ptr<EngineCore> core_;
+    const std::shared_ptr<const Tokenizer> tokenizer_;
     const int32_t contextLength_;
     std::atomic<RequestId> nextId_{1};
 
