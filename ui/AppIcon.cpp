@@ -1,5 +1,7 @@
 #include "AppIcon.h"
 
+#include <QFile>
+#include <QImageReader>
 #include <QPainter>
 #include <QPainterPath>
 
@@ -47,6 +49,9 @@ QPixmap AppIcon::pixmap(int size) {
 }
 
 QIcon AppIcon::icon() {
+    // The SVG (resources/hearth.qrc) where Qt's SVG image plugin is installed; else the drawing.
+    if (QImageReader::supportedImageFormats().contains("svg") && QFile::exists(QStringLiteral(":/icons/hearth.svg")))
+        return QIcon(QStringLiteral(":/icons/hearth.svg"));
     QIcon icon;
     for (int s : {16, 24, 32, 48, 64, 128, 256}) icon.addPixmap(pixmap(s));
     return icon;

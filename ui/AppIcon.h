@@ -1,7 +1,8 @@
 #pragma once
 // Hearth's icon, drawn with QPainter (no SVG module needed at run time): a flame on a rounded
 // hearth-stone square. The tray variant adds a dot whose colour shows the API server's state.
-// resources/hearth.svg is the same drawing for desktop environments.
+// resources/hearth.svg is the same drawing for desktop environments (and for icon() where Qt's SVG
+// image plugin is installed; the qrc is linked into `hearth` only, so tests get the drawing).
 
 #include <QColor>
 #include <QIcon>

@@ -17,6 +17,7 @@
 #include "Formatting.h"
 #include "gpu/GpuMonitor.h"
 #include "host/EngineHost.h"
+#include "WidgetHelpers.h"
 
 namespace hearth::ui {
 namespace {
@@ -50,11 +51,7 @@ QChart* makeLineChart(QValueAxis** x, QValueAxis** y) {
 
 DashboardPage::DashboardPage(app::EngineHost& engine, app::GpuMonitor& gpus, QWidget* parent)
     : Page(parent), engine_(engine), gpus_(gpus) {
-    heading_ = new QLabel(this);
-    QFont f = heading_->font();
-    f.setPointSizeF(f.pointSizeF() * 1.4);
-    f.setBold(true);
-    heading_->setFont(f);
+    heading_ = makeHeading(this, 1.4);
     modelLabel_ = new QLabel(this);
     modelLabel_->setObjectName("dashboardModel");
     figures_ = new QLabel(this);

@@ -4,9 +4,13 @@
 
 #include "LanguageManager.h"
 #include "chat/ChatStore.h"
+// DownloadManager.h keeps a QPointer<ModelLibrary>, which needs the complete type.
+#include "library/ModelLibrary.h"
+#include "downloads/DownloadManager.h"
 #include "gpu/GpuMonitor.h"
 #include "host/EngineHost.h"
-#include "library/ModelLibrary.h"
+#include "host/ServerController.h"
+#include "hub/HubClient.h"
 #include "settings/AppSettings.h"
 #include "settings/TokenStore.h"
 
@@ -24,11 +28,29 @@ DesktopServices::DesktopServices(const Options& options, QObject* parent) : QObj
     engine_ = options.backendFactory ? std::make_unique<app::EngineHost>(nullptr, options.backendFactory)
                                      : std::make_unique<app::EngineHost>();
     languages_ = std::make_unique<LanguageManager>();
+    server_ = std::make_unique<app::ServerController>(*settings_, *engine_);
+    hub_ = std::make_unique<app::HubClient>();
+    downloads_ = std::make_unique<app::DownloadManager>();
+    downloads_->setLibrary(library_.get());
+    connect(settings_.get(), &app::AppSettings::changed, this, [this](const QString& key) {
+        if (key == QLatin1String(app::AppSettings::kHubBaseUrl)) applyHubSettings();
+    });
+    connect(tokens_.get(), &app::TokenStore::tokenChanged, this, &DesktopServices::applyHubSettings);
+}
+
+void DesktopServices::applyHubSettings() {
+    hub_->setBaseUrl(settings_->hubBaseUrl());
+    hub_->setToken(tokens_->token());
+    downloads_->setHubToken(settings_->hubBaseUrl(), tokens_->token());
 }
 
 DesktopServices::~DesktopServices() {
-    // The engine goes first: its sinks feed the chat view, which the store backs.
+    // The server goes first (its requests use the engine), then the engine: its sinks feed the
+    // chat view, which the store backs.
+    server_.reset();
     engine_.reset();
+    downloads_.reset();
+    hub_.reset();
     gpus_.reset();
     chats_.reset();
     library_.reset();
@@ -41,7 +63,12 @@ void DesktopServices::open() {
         warnings_ << tr("The model library could not be opened: %1").arg(QString::fromStdString(s.error().message));
     if (Status s = chats_->open(data + QStringLiteral("/chats.sqlite")); !s)
         warnings_ << tr("The chat history could not be opened: %1").arg(QString::fromStdString(s.error().message));
+    if (Status s = server_->open(data + QStringLiteral("/server.sqlite")); !s)
+        warnings_ << tr("The API server could not start: %1").arg(QString::fromStdString(s.error().message));
     tokens_->load();
+    applyHubSettings();
+    if (Status s = downloads_->open(data + QStringLiteral("/downloads.sqlite")); !s)
+        warnings_ << tr("The download queue could not be opened: %1").arg(QString::fromStdString(s.error().message));
     if (options_.startGpuMonitor) gpus_->start(500);
     if (Status s = languages_->setLanguage(settings_->language()); !s)
         warnings_ << QString::fromStdString(s.error().message);

@@ -18,9 +18,12 @@
 namespace hearth::app {
 class AppSettings;
 class ChatStore;
+class DownloadManager;
 class EngineHost;
 class GpuMonitor;
+class HubClient;
 class ModelLibrary;
+class ServerController;
 class TokenStore;
 }  // namespace hearth::app
 
@@ -52,9 +55,13 @@ public:
     app::ChatStore& chats() const { return *chats_; }
     app::GpuMonitor& gpus() const { return *gpus_; }
     app::EngineHost& engine() const { return *engine_; }
+    app::HubClient& hub() const { return *hub_; }
+    app::DownloadManager& downloads() const { return *downloads_; }
+    app::ServerController& server() const { return *server_; }
     LanguageManager& languages() const { return *languages_; }
 
 private:
+    void applyHubSettings();
     Options options_;
     QStringList warnings_;
     std::unique_ptr<app::AppSettings> settings_;
@@ -63,6 +70,9 @@ private:
     std::unique_ptr<app::ChatStore> chats_;
     std::unique_ptr<app::GpuMonitor> gpus_;
     std::unique_ptr<app::EngineHost> engine_;
+    std::unique_ptr<app::HubClient> hub_;
+    std::unique_ptr<app::DownloadManager> downloads_;
+    std::unique_ptr<app::ServerController> server_;
     std::unique_ptr<LanguageManager> languages_;
 };
 

@@ -27,12 +27,12 @@ void LanguageManager::removeTranslators() {
 Status LanguageManager::setLanguage(const QString& code) {
     if (!available().contains(code))
         return makeError(ErrorCode::InvalidArgument, ("unknown language: " + code).toStdString());
-    if (code == language_) return Status::success();
+    if (code == language_ && hearth_) return Status::success();
     std::unique_ptr<QTranslator> hearth, qt;
+    hearth = std::make_unique<QTranslator>();
+    if (!hearth->load(QStringLiteral(":/i18n/hearth_%1.qm").arg(code)))
+        return makeError(ErrorCode::IoError, ("the compiled translation for " + code + " is missing").toStdString());
     if (code != QLatin1String("en")) {
-        hearth = std::make_unique<QTranslator>();
-        if (!hearth->load(QStringLiteral(":/i18n/hearth_%1.qm").arg(code)))
-            return makeError(ErrorCode::IoError, ("the compiled translation for " + code + " is missing").toStdString());
         qt = std::make_unique<QTranslator>();
         // Qt's own strings (dialog buttons); optional: not every system ships them.
         if (!qt->load(QStringLiteral("qtbase_%1").arg(code), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))

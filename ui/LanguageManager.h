@@ -1,9 +1,11 @@
 #pragma once
 // Switches the UI language at run time: installs Hearth's translator (":/i18n/hearth_<code>.qm",
-// compiled from translations/ by qt_add_translations) and Qt's own (standard dialog buttons)
-// and lets QEvent::LanguageChange reach every widget, whose retranslate() re-sets its strings.
+// compiled from translations/; English has one too, for the plural forms of "%n token(s)") and
+// Qt's own (standard dialog buttons), and lets QEvent::LanguageChange reach every widget, whose
+// retranslate() re-sets its strings.
 //
-// Invariant: language() is the code whose translators are installed now ("en" has none).
+// Invariant: language() is the code whose translators are installed now (none before the first
+// setLanguage(); DesktopServices::open() sets the saved language).
 
 #include <QObject>
 #include <QStringList>

@@ -17,18 +17,14 @@
 #include "Formatting.h"
 #include "LibraryModel.h"
 #include "library/ModelLibrary.h"
+#include "WidgetHelpers.h"
 
 namespace hearth::ui {
 
 LibraryPage::LibraryPage(app::ModelLibrary& library, QWidget* parent) : Page(parent), library_(library) {
     model_ = new LibraryModel(library_, this);
 
-    heading_ = new QLabel(this);
-    heading_->setObjectName("libraryHeading");
-    QFont f = heading_->font();
-    f.setPointSizeF(f.pointSizeF() * 1.4);
-    f.setBold(true);
-    heading_->setFont(f);
+    heading_ = makeHeading(this, 1.4, "libraryHeading");
 
     addFile_ = new QPushButton(this);
     addFile_->setObjectName("addFileButton");

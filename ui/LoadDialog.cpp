@@ -25,12 +25,10 @@
 #include "gpu/GpuMonitor.h"
 #include "host/EngineHost.h"
 #include "host/MemoryEstimator.h"
+#include "WidgetHelpers.h"
 
 namespace hearth::ui {
 namespace {
-void setFormLabel(QFormLayout* form, QWidget* field, const QString& text) {
-    if (auto* label = qobject_cast<QLabel*>(form->labelForField(field))) label->setText(text);
-}
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 }  // namespace
 

@@ -15,15 +15,21 @@
 
 #include "AppIcon.h"
 #include "AppVersion.h"
+#include "ChatPage.h"
 #include "DashboardPage.h"
 #include "DesktopServices.h"
+#include "DiscoverPage.h"
+#include "DownloadsPage.h"
 #include "LanguageManager.h"
 #include "LibraryPage.h"
 #include "LoadDialog.h"
+#include "ServerPage.h"
+#include "SettingsDialog.h"
 #include "TrayIcon.h"
 #include "WelcomePage.h"
 #include "gpu/GpuMonitor.h"
 #include "host/EngineHost.h"
+#include "host/ServerController.h"
 #include "library/ModelLibrary.h"
 #include "settings/AppSettings.h"
 
@@ -47,11 +53,19 @@ MainWindow::MainWindow(DesktopServices& services, QWidget* parent) : QMainWindow
     setCentralWidget(central);
 
     welcome_ = new WelcomePage;
+    discover_ = new DiscoverPage(services_.hub(), services_.downloads(), services_.gpus(), services_.settings());
+    downloads_ = new DownloadsPage(services_.downloads());
     library_ = new LibraryPage(services_.library());
+    chat_ = new ChatPage(services_.chats(), services_.engine());
     dashboard_ = new DashboardPage(services_.engine(), services_.gpus());
+    server_ = new ServerPage(services_.server(), services_.settings());
     addPage(PageId::Welcome, welcome_);
+    addPage(PageId::Discover, discover_);
+    addPage(PageId::Downloads, downloads_);
     addPage(PageId::Library, library_);
+    addPage(PageId::Chat, chat_);
     addPage(PageId::Dashboard, dashboard_);
+    addPage(PageId::Server, server_);
 
     connect(nav_, &QListWidget::currentRowChanged, this, [this](int row) {
         if (row < 0 || row >= order_.size()) return;
@@ -59,6 +73,11 @@ MainWindow::MainWindow(DesktopServices& services, QWidget* parent) : QMainWindow
         if (Page* p = page(order_[row])) p->activated();
     });
     connect(welcome_, &WelcomePage::libraryRequested, this, [this] { showPage(PageId::Library); });
+    connect(welcome_, &WelcomePage::discoverRequested, this, [this] { showPage(PageId::Discover); });
+    connect(discover_, &DiscoverPage::settingsRequested, this, &MainWindow::openSettings);
+    connect(discover_, &DiscoverPage::downloadsQueued, this, [this](int n) {
+        statusBar()->showMessage(tr("%n file(s) queued; see Downloads.", nullptr, n), 8000);
+    });
     connect(welcome_, &WelcomePage::addFileRequested, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Add a model file"), QString(),
                                                           tr("GGUF models (*.gguf);;All files (*)"));
@@ -67,10 +86,15 @@ MainWindow::MainWindow(DesktopServices& services, QWidget* parent) : QMainWindow
         library_->addFile(path);
     });
     connect(library_, &LibraryPage::loadRequested, this, &MainWindow::openLoadDialog);
+    connect(chat_, &ChatPage::libraryRequested, this, [this] { showPage(PageId::Library); });
 
     engineStatus_ = new QLabel(this);
     engineStatus_->setObjectName("engineStatus");
     statusBar()->addWidget(engineStatus_, 1);
+    serverStatus_ = new QLabel(this);
+    serverStatus_->setObjectName("serverStatus");
+    statusBar()->addPermanentWidget(serverStatus_);
+    connect(&services_.server(), &app::ServerController::modeChanged, this, &MainWindow::updateStatus);
     connect(&services_.engine(), &app::EngineHost::stateChanged, this, &MainWindow::updateStatus);
 
     tray_ = new TrayIcon(this);
@@ -127,6 +151,9 @@ void MainWindow::buildMenus() {
         if (!folder.isEmpty()) library_->addFolder(folder);
     });
     fileMenu_->addSeparator();
+    settingsAction_ = fileMenu_->addAction(QString(), this, &MainWindow::openSettings);
+    settingsAction_->setShortcut(QKeySequence::Preferences);
+    fileMenu_->addSeparator();
     quitAction_ = fileMenu_->addAction(QString(), this, &QWidget::close);
     quitAction_->setShortcut(QKeySequence::Quit);
 
@@ -178,6 +205,7 @@ void MainWindow::retranslate() {
     fileMenu_->setTitle(tr("&File"));
     addFileAction_->setText(tr("Add model file…"));
     addFolderAction_->setText(tr("Add model folder…"));
+    settingsAction_->setText(tr("Settings…"));
     quitAction_->setText(tr("&Quit"));
     modelMenu_->setTitle(tr("&Model"));
     loadAction_->setText(tr("Load selected model…"));
@@ -204,6 +232,12 @@ void MainWindow::updateStatus() {
         case app::EngineHost::State::Ready: engineStatus_->setText(tr("Model: %1").arg(e.modelName())); break;
     }
     unloadAction_->setEnabled(e.state() != app::EngineHost::State::Empty);
+    const app::ServerController& server = services_.server();
+    const QString address = server.mode() == app::ServerBindMode::Off ? QString() : server.baseUrl();
+    tray_->setServerState(server.mode(), address);
+    serverStatus_->setText(server.mode() == app::ServerBindMode::Off ? tr("API off")
+                           : server.mode() == app::ServerBindMode::Loopback ? tr("API on this computer: %1").arg(address)
+                                                                             : tr("API shared: %1").arg(address));
 }
 
 void MainWindow::restoreWindowState() {
@@ -223,7 +257,10 @@ LoadDialog* MainWindow::createLoadDialog(qint64 modelId) {
     auto record = services_.library().model(modelId);
     if (!record) return nullptr;
     auto* dialog = new LoadDialog(*record, services_.gpus(), services_.engine(), this);
-    connect(dialog, &QDialog::accepted, this, [this, modelId] { (void)services_.library().markUsed(modelId); });
+    connect(dialog, &QDialog::accepted, this, [this, modelId] {
+        (void)services_.library().markUsed(modelId);
+        showPage(PageId::Chat);
+    });
     return dialog;
 }
 
@@ -234,6 +271,14 @@ void MainWindow::openLoadDialog(qint64 modelId) {
     dialog->deleteLater();
 }
 
-void MainWindow::newChat() {}
+void MainWindow::openSettings() {
+    SettingsDialog dialog(services_.settings(), services_.tokens(), services_.languages(), this);
+    dialog.exec();
+}
+
+void MainWindow::newChat() {
+    showPage(PageId::Chat);
+    chat_->newConversation();
+}
 
 }  // namespace hearth::ui

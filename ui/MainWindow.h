@@ -26,15 +26,18 @@ namespace hearth::ui {
 class ChatPage;
 class DashboardPage;
 class DesktopServices;
+class DiscoverPage;
+class DownloadsPage;
 class LibraryPage;
 class Page;
+class ServerPage;
 class TrayIcon;
 class WelcomePage;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    enum class PageId { Welcome, Library, Chat, Dashboard };
+    enum class PageId { Welcome, Discover, Downloads, Library, Chat, Dashboard, Server };
 
     explicit MainWindow(DesktopServices& services, QWidget* parent = nullptr);
     ~MainWindow() override;
@@ -43,8 +46,12 @@ public:
     PageId currentPage() const;
     Page* page(PageId id) const { return pages_.value(int(id)); }
     LibraryPage* libraryPage() const { return library_; }
+    DiscoverPage* discoverPage() const { return discover_; }
+    DownloadsPage* downloadsPage() const { return downloads_; }
     ChatPage* chatPage() const { return chat_; }
     DashboardPage* dashboardPage() const { return dashboard_; }
+    ServerPage* serverPage() const { return server_; }
+    TrayIcon* tray() const { return tray_; }
     QList<PageId> pageIds() const;
 
     // Opens the load dialog for a library model (modal; returns when it closes).
@@ -52,6 +59,7 @@ public:
     // The load dialog as a non-modal child (tests, the screenshot tour); null for an unknown id.
     class LoadDialog* createLoadDialog(qint64 modelId);
     void newChat();
+    void openSettings();
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -70,9 +78,13 @@ private:
     QHash<int, Page*> pages_;
     QList<PageId> order_;
     WelcomePage* welcome_ = nullptr;
+    DiscoverPage* discover_ = nullptr;
+    DownloadsPage* downloads_ = nullptr;
     LibraryPage* library_ = nullptr;
     ChatPage* chat_ = nullptr;
     DashboardPage* dashboard_ = nullptr;
+    ServerPage* server_ = nullptr;
+    QLabel* serverStatus_ = nullptr;
     TrayIcon* tray_ = nullptr;
     QLabel* engineStatus_ = nullptr;
 
@@ -83,6 +95,7 @@ private:
     QMenu* helpMenu_ = nullptr;
     QAction* addFileAction_ = nullptr;
     QAction* addFolderAction_ = nullptr;
+    QAction* settingsAction_ = nullptr;
     QAction* quitAction_ = nullptr;
     QAction* loadAction_ = nullptr;
     QAction* unloadAction_ = nullptr;

@@ -6,6 +6,7 @@
 #include <QVBoxLayout>
 
 #include "AppIcon.h"
+#include "WidgetHelpers.h"
 
 namespace hearth::ui {
 
@@ -13,13 +14,8 @@ WelcomePage::WelcomePage(QWidget* parent) : Page(parent) {
     auto* icon = new QLabel(this);
     icon->setPixmap(AppIcon::pixmap(96));
     icon->setAlignment(Qt::AlignCenter);
-    heading_ = new QLabel(this);
-    heading_->setObjectName("welcomeHeading");
+    heading_ = makeHeading(this, 2.0, "welcomeHeading");
     heading_->setAlignment(Qt::AlignCenter);
-    QFont f = heading_->font();
-    f.setPointSizeF(f.pointSizeF() * 2);
-    f.setBold(true);
-    heading_->setFont(f);
     body_ = new QLabel(this);
     body_->setWordWrap(true);
     body_->setAlignment(Qt::AlignCenter);

@@ -1,5 +1,6 @@
 // hearth: the desktop app. A thin main over hearth_ui: options, the services, the main window.
-//   hearth [--settings FILE] [--data-dir DIR] [--screenshots DIR] [--version]
+//   hearth [--settings FILE] [--data-dir DIR] [--version]
+//   hearth --screenshots DIR [--tour-model GGUF] [--tour-search TEXT]   (tests/ui/screenshots.sh)
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
@@ -38,8 +39,18 @@ int main(int argc, char** argv) {
     QCommandLineOption shotsOption("screenshots",
                                    QApplication::translate("main", "Save a screenshot of every page here and quit."),
                                    "folder");
-    parser.addOptions({settingsOption, dataOption, shotsOption});
+    QCommandLineOption tourModelOption("tour-model",
+                                       QApplication::translate("main", "With --screenshots: load and chat with this model."),
+                                       "gguf");
+    QCommandLineOption tourSearchOption("tour-search",
+                                        QApplication::translate("main", "With --screenshots: search the hub for this."),
+                                        "text");
+    QCommandLineOption iconOption("write-icon", QApplication::translate("main", "Write the 256 px icon as PNG and quit."),
+                                  "png");
+    parser.addOptions({settingsOption, dataOption, shotsOption, tourModelOption, tourSearchOption, iconOption});
     parser.process(app);
+    if (parser.isSet(iconOption))  // the build makes the package's PNG icon from the one drawing
+        return hearth::ui::AppIcon::pixmap(256).save(parser.value(iconOption)) ? 0 : 1;
 
     hearth::ui::DesktopServices::Options options;
     options.settingsFile = parser.value(settingsOption);
@@ -55,8 +66,11 @@ int main(int argc, char** argv) {
 
     hearth::ui::MainWindow window(services);
     if (parser.isSet(shotsOption)) {
-        hearth::ui::ScreenshotTour tour(window, services, parser.value(shotsOption));
-        return tour.run() ? 0 : 1;
+        hearth::ui::TourOptions tour;
+        tour.folder = parser.value(shotsOption);
+        tour.modelPath = parser.value(tourModelOption);
+        tour.hubSearch = parser.value(tourSearchOption);
+        return hearth::ui::ScreenshotTour(window, services, tour).run() ? 0 : 1;
     }
     window.show();
     return app.exec();

@@ -40,12 +40,6 @@ QList<int> MemoryEstimator::splitLayers(int layers, const QList<double>& shares)
     return out;
 }
 
-double MemoryEstimator::guessKvBytesPerTokenF16(quint64 parameterCount) {
-    // Grouped-query models keep about 16 KiB of F16 KV per token per billion parameters
-    // (an 8B model with 32 layers x 8 KV heads x 128 dims: 128 KiB).
-    return 16.0 * 1024.0 * double(parameterCount) / 1e9;
-}
-
 MemoryEstimate MemoryEstimator::estimate(const MemoryPlanInput& in) {
     MemoryEstimate est;
     const int layers = std::max(1, in.layers);

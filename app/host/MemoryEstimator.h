@@ -26,9 +26,6 @@ public:
     static double kvElementBytes(KvDType type);
     // `layers` split in proportion to `shares` (non-negative; all zero = equal), summing to layers.
     static QList<int> splitLayers(int layers, const QList<double>& shares);
-    // A rough KV size per token (F16) for a model known only by its parameter count (hub files,
-    // before download): typical of grouped-query-attention models of that size.
-    static double guessKvBytesPerTokenF16(quint64 parameterCount);
 };
 
 }  // namespace hearth::app
