@@ -115,8 +115,8 @@ Status LinearOps::gemv(const LinearInput& in, std::span<const Projection> projs,
     g.actDense = denseInput(gemvFormat(w0.type));
     g.mode = mode;
     g.nSeg = static_cast<int>(projs.size());
-    // Two rows per warp share each activation piece the CTA stages; one row per warp (more warps
-    // for launches with few rows) measured slower on the H200 for every matrix of an 8B model.
+    // Two rows per warp share each activation load; one row per warp (more warps for launches
+    // with few rows) measured slower on the H200 for an 8B model.
     g.rowsPerWarp = 2;
     const int rowsPerCta = kGemvWarpsPerCta * g.rowsPerWarp;
     int cta = 0;
