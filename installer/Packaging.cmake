@@ -1,8 +1,10 @@
 # CPack: a Debian package with `hearth` (desktop app), `hearth-cli`, the desktop entry and the icon.
 #   cmake --build <dir> && (cd <dir> && cpack -G DEB)
 # Runtime dependencies come from dpkg-shlibdeps (the Qt 6 and SQLite libraries the binaries link).
-# The CUDA backend, when built, is a separate library the engine dlopens; the package starts on
-# machines without NVIDIA drivers.
+# The CUDA backend, when built, is a separate library (engine/src/cuda installs it to lib/) that the
+# engine dlopens; the package starts on machines without NVIDIA drivers. Its cuBLAS comes from the
+# CUDA toolkit, not from a Debian package: dpkg-shlibdeps is told where to find it (CPack already
+# passes --ignore-missing-info), and the package does not depend on it.
 if(NOT HEARTH_UI OR NOT TARGET hearth)
   message(STATUS "Hearth: no .deb packaging (the desktop app is not part of this build)")
   return()
@@ -14,9 +16,6 @@ install(FILES ${CMAKE_SOURCE_DIR}/resources/hearth.svg
         DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps)
 install(FILES ${HEARTH_ICON_PNG}
         DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/256x256/apps RENAME hearth.png)
-if(TARGET hearth-cuda)
-  install(TARGETS hearth-cuda LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/hearth)
-endif()
 
 set(CPACK_PACKAGE_NAME "hearth")
 set(CPACK_PACKAGE_VENDOR "Hearth")
@@ -30,6 +29,12 @@ set(CPACK_PACKAGE_INSTALL_DIRECTORY "hearth")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION "science")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+if(TARGET hearth_cuda)
+  find_package(CUDAToolkit QUIET)  # its variables live in engine/src/cuda's scope
+  if(CUDAToolkit_LIBRARY_DIR)
+    set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS ${CUDAToolkit_LIBRARY_DIR})
+  endif()
+endif()
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libqt6sql6-sqlite")  # the SQLite driver is a plugin: no shlib link
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "qt6-translations-l10n")
 set(CPACK_STRIP_FILES ON)
