@@ -1,5 +1,5 @@
 #pragma once
-// Owning handles for device and pinned host allocations (move-only).
+// Owning handles for device (DeviceBuffer) and pinned host (PinnedBuffer) allocations, move-only.
 //
 // Invariants: data() is null exactly when size() is 0; the memory is released on destruction on
 // the device it was allocated on (the owner sets that device current before destroying it, as
@@ -8,18 +8,20 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <string>
 #include <utility>
 
 #include "cuda/CudaCheck.h"
 
 namespace hearth::cuda {
 
-class DeviceBuffer {
+template <cudaError_t (*Alloc)(void**, size_t), cudaError_t (*Free)(void*)>
+class CudaAllocation {
 public:
-    DeviceBuffer() = default;
-    ~DeviceBuffer() { reset(); }
-    DeviceBuffer(DeviceBuffer&& o) noexcept : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)) {}
-    DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
+    CudaAllocation() = default;
+    ~CudaAllocation() { reset(); }
+    CudaAllocation(CudaAllocation&& o) noexcept : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)) {}
+    CudaAllocation& operator=(CudaAllocation&& o) noexcept {
         if (this != &o) {
             reset();
             p_ = std::exchange(o.p_, nullptr);
@@ -27,25 +29,27 @@ public:
         }
         return *this;
     }
-    DeviceBuffer(const DeviceBuffer&) = delete;
-    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+    CudaAllocation(const CudaAllocation&) = delete;
+    CudaAllocation& operator=(const CudaAllocation&) = delete;
 
+    // `what` names the use in the OutOfMemory message.
     Status allocate(uint64_t bytes, const char* what) {
         reset();
         if (bytes == 0) return Status::success();
         void* p = nullptr;
-        const cudaError_t e = cudaMalloc(&p, bytes);
+        const cudaError_t e = Alloc(&p, bytes);
         if (e != cudaSuccess) {
             cudaGetLastError();
-            return makeError(ErrorCode::OutOfMemory, std::string("cannot allocate ") + std::to_string(bytes >> 20) +
-                                                         " MiB of GPU memory for " + what + ": " + cudaGetErrorString(e));
+            return makeError(ErrorCode::OutOfMemory, std::string("cannot allocate ") + std::to_string(bytes >> 20) + " MiB of " +
+                                                         (Alloc == &cudaMallocHost ? "pinned host" : "GPU") +
+                                                         " memory for " + what + ": " + cudaGetErrorString(e));
         }
         p_ = p;
         n_ = bytes;
         return Status::success();
     }
     void reset() {
-        if (p_) cudaFree(p_);
+        if (p_) Free(p_);
         p_ = nullptr;
         n_ = 0;
     }
@@ -59,40 +63,7 @@ private:
     uint64_t n_ = 0;
 };
 
-class PinnedBuffer {
-public:
-    PinnedBuffer() = default;
-    ~PinnedBuffer() { reset(); }
-    PinnedBuffer(const PinnedBuffer&) = delete;
-    PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-
-    Status allocate(uint64_t bytes, const char* what) {
-        reset();
-        if (bytes == 0) return Status::success();
-        void* p = nullptr;
-        const cudaError_t e = cudaMallocHost(&p, bytes);
-        if (e != cudaSuccess) {
-            cudaGetLastError();
-            return makeError(ErrorCode::OutOfMemory, std::string("cannot allocate ") + std::to_string(bytes >> 20) +
-                                                         " MiB of pinned host memory for " + what);
-        }
-        p_ = p;
-        n_ = bytes;
-        return Status::success();
-    }
-    void reset() {
-        if (p_) cudaFreeHost(p_);
-        p_ = nullptr;
-        n_ = 0;
-    }
-    template <typename T = void>
-    T* as() const { return static_cast<T*>(p_); }
-    void* data() const { return p_; }
-    uint64_t size() const { return n_; }
-
-private:
-    void* p_ = nullptr;
-    uint64_t n_ = 0;
-};
+using DeviceBuffer = CudaAllocation<&cudaMalloc, &cudaFree>;
+using PinnedBuffer = CudaAllocation<&cudaMallocHost, &cudaFreeHost>;
 
 }  // namespace hearth::cuda
