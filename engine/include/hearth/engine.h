@@ -49,7 +49,10 @@ struct EngineConfig {
     int threads = 0;                   // CPU threads; 0: physical cores
     KvDType kvType = KvDType::F16;
     uint64_t kvBytes = 0;              // device KV pool; 0: sized from free memory / max seqs × context
-    uint64_t ramCacheBytes = 0;        // host RAM tier for evicted KV blocks; 0: off
+    // Host RAM tier for evicted KV blocks. kRamCacheAuto (the default): a tenth of the memory
+    // available when the engine starts, at most 16 GiB; 0: off.
+    static constexpr uint64_t kRamCacheAuto = ~0ull;
+    uint64_t ramCacheBytes = kRamCacheAuto;
     std::string diskCacheDir;          // empty: no disk tier
     uint64_t diskCacheBytes = 0;
     int maxSeqs = 64;                  // sequences running at once

@@ -1,5 +1,8 @@
 #include "runtime/EngineCore.h"
 
+#include <fstream>
+#include <string>
+
 #include <algorithm>
 #include <climits>
 
@@ -31,6 +34,16 @@ Result<uint32_t> poolBlocks(const EngineConfig& c, const Backend& backend, uint6
     return static_cast<uint32_t>(std::min<uint64_t>(blocks, INT32_MAX / kBlockSize));
 }
 
+// The RAM tier's default size: a tenth of the memory available now, at most 16 GiB.
+uint64_t autoRamCacheBytes() {
+    std::ifstream in("/proc/meminfo");
+    std::string key, unit;
+    uint64_t kb = 0;
+    while (in >> key >> kb >> unit)
+        if (key == "MemAvailable:") return std::min<uint64_t>(kb * 1024 / 10, 16ull << 30);
+    return 0;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<EngineCore>> EngineCore::create(std::unique_ptr<Backend> backend,
@@ -45,7 +58,8 @@ Result<std::unique_ptr<EngineCore>> EngineCore::create(std::unique_ptr<Backend> 
     HEARTH_TRY(backend->allocateKv(*blocks, config.kvType));
 
     std::unique_ptr<HostBlockCache> ram;
-    if (config.ramCacheBytes >= blockBytes) ram = std::make_unique<HostBlockCache>(config.ramCacheBytes, blockBytes);
+    const uint64_t ramBytes = config.ramCacheBytes == EngineConfig::kRamCacheAuto ? autoRamCacheBytes() : config.ramCacheBytes;
+    if (ramBytes >= blockBytes) ram = std::make_unique<HostBlockCache>(ramBytes, blockBytes);
     std::unique_ptr<DiskBlockCache> disk;
     if (!config.diskCacheDir.empty()) {
         auto d = DiskBlockCache::open(config.diskCacheDir, options.fingerprint,
