@@ -48,64 +48,38 @@ int dot32(const int* q, int offset, const int8_t* y) {
     return s;
 }
 
-float dotQ4_0(const void* w, const void* a, int64_t n) {
-    const auto* x = static_cast<const BlockQ4_0*>(w);
+// The unsigned integer values of one 32-element weight block.
+void valuesQ4_0(const BlockQ4_0& b, int* q) { nibbles(b.qs, q); }
+void valuesQ5_0(const BlockQ5_0& b, int* q) { nibbles(b.qs, q), highBits(b.qh, q); }
+void valuesQ8_0(const BlockQ8_0& b, int* q) {
+    for (int j = 0; j < 32; ++j) q[j] = b.qs[j];
+}
+void valuesQ4_1(const BlockQ4_1& b, int* q) { nibbles(b.qs, q); }
+void valuesQ5_1(const BlockQ5_1& b, int* q) { nibbles(b.qs, q), highBits(b.qh, q); }
+
+// Q4_0 / Q5_0 / Q8_0 against Q8_0: (d_w * d_x) * sum((q - offset) * qx) per block.
+template <class Block, void (*kValues)(const Block&, int*), int kOffset>
+float dotOffset(const void* w, const void* a, int64_t n) {
+    const auto* x = static_cast<const Block*>(w);
     const auto* y = static_cast<const BlockQ8_0*>(a);
     float s = 0;
     int q[32];
     for (int64_t i = 0; i < n / 32; ++i) {
-        nibbles(x[i].qs, q);
-        s += (f16ToF32(x[i].d) * f16ToF32(y[i].d)) * static_cast<float>(dot32(q, 8, y[i].qs));
+        kValues(x[i], q);
+        s += (f16ToF32(x[i].d) * f16ToF32(y[i].d)) * static_cast<float>(dot32(q, kOffset, y[i].qs));
     }
     return s;
 }
 
-float dotQ5_0(const void* w, const void* a, int64_t n) {
-    const auto* x = static_cast<const BlockQ5_0*>(w);
-    const auto* y = static_cast<const BlockQ8_0*>(a);
-    float s = 0;
-    int q[32];
-    for (int64_t i = 0; i < n / 32; ++i) {
-        nibbles(x[i].qs, q);
-        highBits(x[i].qh, q);
-        s += (f16ToF32(x[i].d) * f16ToF32(y[i].d)) * static_cast<float>(dot32(q, 16, y[i].qs));
-    }
-    return s;
-}
-
-float dotQ8_0(const void* w, const void* a, int64_t n) {
-    const auto* x = static_cast<const BlockQ8_0*>(w);
-    const auto* y = static_cast<const BlockQ8_0*>(a);
-    float s = 0;
-    for (int64_t i = 0; i < n / 32; ++i) {
-        int si = 0;
-        for (int j = 0; j < 32; ++j) si += x[i].qs[j] * y[i].qs[j];
-        s += (f16ToF32(x[i].d) * f16ToF32(y[i].d)) * static_cast<float>(si);
-    }
-    return s;
-}
-
-float dotQ4_1(const void* w, const void* a, int64_t n) {
-    const auto* x = static_cast<const BlockQ4_1*>(w);
+// Q4_1 / Q5_1 against Q8_1: (d_w * d_x) * sum(q * qx) + m_w * s_x per block.
+template <class Block, void (*kValues)(const Block&, int*)>
+float dotWithMin(const void* w, const void* a, int64_t n) {
+    const auto* x = static_cast<const Block*>(w);
     const auto* y = static_cast<const BlockQ8_1*>(a);
     float s = 0;
     int q[32];
     for (int64_t i = 0; i < n / 32; ++i) {
-        nibbles(x[i].qs, q);
-        s += (f16ToF32(x[i].d) * f16ToF32(y[i].d)) * static_cast<float>(dot32(q, 0, y[i].qs)) +
-             f16ToF32(x[i].m) * f16ToF32(y[i].s);
-    }
-    return s;
-}
-
-float dotQ5_1(const void* w, const void* a, int64_t n) {
-    const auto* x = static_cast<const BlockQ5_1*>(w);
-    const auto* y = static_cast<const BlockQ8_1*>(a);
-    float s = 0;
-    int q[32];
-    for (int64_t i = 0; i < n / 32; ++i) {
-        nibbles(x[i].qs, q);
-        highBits(x[i].qh, q);
+        kValues(x[i], q);
         s += (f16ToF32(x[i].d) * f16ToF32(y[i].d)) * static_cast<float>(dot32(q, 0, y[i].qs)) +
              f16ToF32(x[i].m) * f16ToF32(y[i].s);
     }
@@ -202,11 +176,11 @@ DotFn scalarDot(TensorType t) {
         case TensorType::F32: return dotF32;
         case TensorType::F16: return dotF16;
         case TensorType::BF16: return dotBF16;
-        case TensorType::Q4_0: return dotQ4_0;
-        case TensorType::Q4_1: return dotQ4_1;
-        case TensorType::Q5_0: return dotQ5_0;
-        case TensorType::Q5_1: return dotQ5_1;
-        case TensorType::Q8_0: return dotQ8_0;
+        case TensorType::Q4_0: return dotOffset<BlockQ4_0, valuesQ4_0, 8>;
+        case TensorType::Q4_1: return dotWithMin<BlockQ4_1, valuesQ4_1>;
+        case TensorType::Q5_0: return dotOffset<BlockQ5_0, valuesQ5_0, 16>;
+        case TensorType::Q5_1: return dotWithMin<BlockQ5_1, valuesQ5_1>;
+        case TensorType::Q8_0: return dotOffset<BlockQ8_0, valuesQ8_0, 0>;
         case TensorType::Q2_K: return dotQ2_K;
         case TensorType::Q3_K: return dotQ3_K;
         case TensorType::Q4_K: return dotQ4_K;

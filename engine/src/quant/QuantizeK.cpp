@@ -1,11 +1,12 @@
 // Quantizers for the k-quants (256-element super-blocks of 8 or 16 sub-blocks).
 //
-// Each sub-block first gets its own searched scale (and min). The sub-block scales are then
-// quantized to the type's small integers by the same search, weighted by how much a scale error
-// costs in that sub-block. With the integer scales fixed, the super-block scale(s) are refitted by
-// least squares over all 256 elements, rounded to half, and the integers re-rounded; finally each
-// sub-block tries its neighbouring integer scales. Every step keeps the best state seen, scored by
-// the same weighted error, computed with the exact dequantization arithmetic.
+// Each sub-block first gets its own searched scale (and min), with the type's element weighting.
+// The sub-block scales are then quantized to the type's small integers by the same search, weighted
+// by how much a scale error costs in that sub-block. With the integer scales fixed, the super-block
+// scale(s) are refitted by least squares over all 256 elements, rounded to half, and the integers
+// re-rounded; finally each sub-block tries its neighbouring integer scales. These super-block steps
+// use their own weighting (plain squared error: it measured best in perplexity, see QuantSpec
+// below) and keep the best state seen, scored with the exact dequantization arithmetic.
 #include <cmath>
 #include <cstring>
 
@@ -21,7 +22,8 @@ struct SymSpec {
     int qlo, qhi;    // element range
     int scLo, scHi;  // integer sub-block scale range
     float window;
-    Weighting weighting;
+    Weighting sub;    // element weights of the sub-block searches
+    Weighting super;  // element weights of the super-block steps
 };
 
 struct SymState {
@@ -54,13 +56,15 @@ float symRequantize(const float* x, const float* w, const SymSpec& sp, SymState&
 }
 
 void kSymmetric(const float* x, const SymSpec& sp, SymState& best) {
-    float w[256], s[16], sw[16];
-    importanceWeights(x, 256, rmsOf(x, 256), sp.weighting, w);
+    float w[256], ws[256], s[16], sw[16];
+    const float rms = rmsOf(x, 256);
+    importanceWeights(x, 256, rms, sp.sub, w);
+    importanceWeights(x, 256, rms, sp.super, ws);
     SymState st;
     for (int j = 0; j < 16; ++j) {
         s[j] = fitSymmetric(x + 16 * j, w + 16 * j, 16, sp.qlo, sp.qhi, sp.window, st.q + 16 * j);
         double c = 0;
-        for (int i = 0; i < 16; ++i) c += w[16 * j + i] * static_cast<double>(st.q[16 * j + i]) * st.q[16 * j + i];
+        for (int i = 0; i < 16; ++i) c += ws[16 * j + i] * static_cast<double>(st.q[16 * j + i]) * st.q[16 * j + i];
         sw[j] = static_cast<float>(c) + 1e-30f;
     }
     int8_t scq[16];
@@ -71,12 +75,12 @@ void kSymmetric(const float* x, const SymSpec& sp, SymState& best) {
     float bestErr = INFINITY;
     for (int round = 0; round < 3; ++round) {
         st.d = f32ToF16(d);
-        const float err = symRequantize(x, w, sp, st);
+        const float err = symRequantize(x, ws, sp, st);
         if (err < bestErr) bestErr = err, best = st;
         double sxa = 0, saa = 0;  // refit d with integer scales and q fixed
         for (int i = 0; i < 256; ++i) {
             const double a = static_cast<double>(st.sc[i / 16]) * st.q[i];
-            sxa += w[i] * x[i] * a, saa += w[i] * a * a;
+            sxa += ws[i] * x[i] * a, saa += ws[i] * a * a;
         }
         if (saa <= 0) break;
         d = static_cast<float>(sxa / saa);
@@ -85,11 +89,11 @@ void kSymmetric(const float* x, const SymSpec& sp, SymState& best) {
     const float bd = f16ToF32(best.d);
     for (int j = 0; j < 16; ++j) {
         int8_t q[16];
-        float cur = symSubError(x + 16 * j, w + 16 * j, bd * static_cast<float>(best.sc[j]), sp.qlo, sp.qhi, q);
+        float cur = symSubError(x + 16 * j, ws + 16 * j, bd * static_cast<float>(best.sc[j]), sp.qlo, sp.qhi, q);
         for (int delta = -1; delta <= 1; delta += 2) {
             const int c = best.sc[j] + delta;
             if (c < sp.scLo || c > sp.scHi) continue;
-            const float e = symSubError(x + 16 * j, w + 16 * j, bd * static_cast<float>(c), sp.qlo, sp.qhi, q);
+            const float e = symSubError(x + 16 * j, ws + 16 * j, bd * static_cast<float>(c), sp.qlo, sp.qhi, q);
             if (e < cur) cur = e, best.sc[j] = c, std::memcpy(best.q + 16 * j, q, 16);
         }
     }
@@ -99,7 +103,7 @@ struct AffSpec {
     int nsub, len;  // sub-blocks x elements (nsub * len == 256)
     int qmax;       // elements in [0, qmax]
     int scMax;      // integer scales and mins in [0, scMax]
-    Weighting weighting;
+    Weighting sub, super;
 };
 
 struct AffState {
@@ -129,8 +133,10 @@ float affRequantize(const float* x, const float* w, const AffSpec& sp, AffState&
 }
 
 void kAffine(const float* x, const AffSpec& sp, AffState& best) {
-    float w[256], s[16], m[16], sw[16], mw[16];
-    importanceWeights(x, 256, rmsOf(x, 256), sp.weighting, w);
+    float w[256], ws[256], s[16], m[16], sw[16], mw[16];
+    const float rms = rmsOf(x, 256);
+    importanceWeights(x, 256, rms, sp.sub, w);
+    importanceWeights(x, 256, rms, sp.super, ws);
     AffState st;
     for (int j = 0; j < sp.nsub; ++j) {
         const float* xj = x + sp.len * j;
@@ -138,7 +144,8 @@ void kAffine(const float* x, const AffSpec& sp, AffState& best) {
         const AffineFit f = fitAffine(xj, wj, sp.len, sp.qmax, true, st.q + sp.len * j);
         s[j] = f.scale, m[j] = -f.offset;
         double cq = 0, c1 = 0;
-        for (int i = 0; i < sp.len; ++i) cq += wj[i] * static_cast<double>(st.q[sp.len * j + i]) * st.q[sp.len * j + i], c1 += wj[i];
+        const float* wsj = ws + sp.len * j;
+        for (int i = 0; i < sp.len; ++i) cq += wsj[i] * static_cast<double>(st.q[sp.len * j + i]) * st.q[sp.len * j + i], c1 += wsj[i];
         sw[j] = static_cast<float>(cq) + 1e-30f;
         mw[j] = static_cast<float>(c1) + 1e-30f;
     }
@@ -156,15 +163,15 @@ void kAffine(const float* x, const AffSpec& sp, AffState& best) {
     float bestErr = INFINITY;
     for (int round = 0; round < 3; ++round) {
         st.d = f32ToF16(d), st.dmin = f32ToF16(dm);
-        const float err = affRequantize(x, w, sp, st);
+        const float err = affRequantize(x, ws, sp, st);
         if (err < bestErr) bestErr = err, best = st;
         // Refit (d, dmin) jointly: x ~= d * A - dmin * B with A = sc * q, B = mn.
         double saa = 0, sbb = 0, sab = 0, sxa = 0, sxb = 0;
         for (int i = 0; i < 256; ++i) {
             const int j = i / sp.len;
             const double a = static_cast<double>(st.sc[j]) * st.q[i], b = st.mn[j];
-            saa += w[i] * a * a, sbb += w[i] * b * b, sab += w[i] * a * b;
-            sxa += w[i] * x[i] * a, sxb += w[i] * x[i] * b;
+            saa += ws[i] * a * a, sbb += ws[i] * b * b, sab += ws[i] * a * b;
+            sxa += ws[i] * x[i] * a, sxb += ws[i] * x[i] * b;
         }
         const double det = sab * sab - saa * sbb;
         double nd = 0, ndm = 0;
@@ -180,7 +187,7 @@ void kAffine(const float* x, const AffSpec& sp, AffState& best) {
     const float bd = f16ToF32(best.d), bdm = f16ToF32(best.dmin);
     for (int j = 0; j < sp.nsub; ++j) {
         const float* xj = x + sp.len * j;
-        const float* wj = w + sp.len * j;
+        const float* wj = ws + sp.len * j;
         uint8_t q[32];
         float cur = affSubError(xj, wj, sp.len, bd * static_cast<float>(best.sc[j]), bdm * static_cast<float>(best.mn[j]),
                                 sp.qmax, q);
@@ -196,11 +203,16 @@ void kAffine(const float* x, const AffSpec& sp, AffState& best) {
     }
 }
 
-const SymSpec kQ6 = {-32, 31, -128, 127, 0.2f, Weighting::Square};
-const SymSpec kQ3 = {-4, 3, -32, 31, 0.4f, Weighting::RmsPlusAbs};
-const AffSpec kQ4 = {8, 32, 15, 63, Weighting::RmsPlusAbs};
-const AffSpec kQ5 = {8, 32, 31, 63, Weighting::RmsPlusAbs};
-const AffSpec kQ2 = {16, 16, 3, 15, Weighting::Abs};
+// The weightings were chosen on coder-f16.gguf's perplexity (40 chunks of 512 of
+// python-sample.txt; F16 7.4985): Q6_K with x^2 / uniform / (rms + |x|) sub-block weights gave
+// 7.527 / 7.510 / 7.513 (llama.cpp 7.522); Q4_K_M with (rms + |x|) sub-blocks and uniform
+// super-block steps 7.554, with (rms + |x|) throughout 7.558-7.566, uniform throughout 7.564
+// (llama.cpp 7.555). Q3_K and Q2_K follow their families.
+const SymSpec kQ6 = {-32, 31, -128, 127, 0.2f, Weighting::Uniform, Weighting::Uniform};
+const SymSpec kQ3 = {-4, 3, -32, 31, 0.4f, Weighting::Uniform, Weighting::Uniform};
+const AffSpec kQ4 = {8, 32, 15, 63, Weighting::RmsPlusAbs, Weighting::Uniform};
+const AffSpec kQ5 = {8, 32, 31, 63, Weighting::RmsPlusAbs, Weighting::Uniform};
+const AffSpec kQ2 = {16, 16, 3, 15, Weighting::Abs, Weighting::Uniform};
 
 }  // namespace
 

@@ -38,30 +38,43 @@ void packHighBits(const int* u, uint8_t* qh4) {
     std::memcpy(qh4, &h, 4);
 }
 
+// One packer per block type: the block's scale(s) plus its unsigned values u (0..2^bits - 1).
+template <class Block>
+void storeValues(Block& b, const int* u) {
+    packNibbles(u, b.qs);
+    if constexpr (requires { b.qh; }) packHighBits(u, b.qh);  // the 5-bit types
+}
+
+template <class Block, int kQlo, int kQhi>
+void quantizeSymmetric(const float* x, void* dst, int64_t n, float window) {
+    auto* b = static_cast<Block*>(dst);
+    for (int64_t i = 0; i < n / 32; ++i, x += 32) {
+        int8_t q[32];
+        int u[32];
+        b[i].d = symmetricBlock(x, kQlo, kQhi, window, q);
+        for (int j = 0; j < 32; ++j) u[j] = q[j] - kQlo;
+        storeValues(b[i], u);
+    }
+}
+
+template <class Block, int kQmax>
+void quantizeWithMin(const float* x, void* dst, int64_t n) {
+    auto* b = static_cast<Block*>(dst);
+    for (int64_t i = 0; i < n / 32; ++i, x += 32) {
+        uint8_t q[32];
+        int u[32];
+        affineBlock(x, kQmax, b[i].d, b[i].m, q);
+        for (int j = 0; j < 32; ++j) u[j] = q[j];
+        storeValues(b[i], u);
+    }
+}
+
 }  // namespace
 
-void quantizeQ4_0(const float* x, void* dst, int64_t n) {
-    auto* b = static_cast<BlockQ4_0*>(dst);
-    for (int64_t i = 0; i < n / 32; ++i, x += 32) {
-        int8_t q[32];
-        int u[32];
-        b[i].d = symmetricBlock(x, -8, 7, 0.35f, q);
-        for (int j = 0; j < 32; ++j) u[j] = q[j] + 8;
-        packNibbles(u, b[i].qs);
-    }
-}
-
-void quantizeQ5_0(const float* x, void* dst, int64_t n) {
-    auto* b = static_cast<BlockQ5_0*>(dst);
-    for (int64_t i = 0; i < n / 32; ++i, x += 32) {
-        int8_t q[32];
-        int u[32];
-        b[i].d = symmetricBlock(x, -16, 15, 0.25f, q);
-        for (int j = 0; j < 32; ++j) u[j] = q[j] + 16;
-        packNibbles(u, b[i].qs);
-        packHighBits(u, b[i].qh);
-    }
-}
+void quantizeQ4_0(const float* x, void* dst, int64_t n) { quantizeSymmetric<BlockQ4_0, -8, 7>(x, dst, n, 0.35f); }
+void quantizeQ5_0(const float* x, void* dst, int64_t n) { quantizeSymmetric<BlockQ5_0, -16, 15>(x, dst, n, 0.25f); }
+void quantizeQ4_1(const float* x, void* dst, int64_t n) { quantizeWithMin<BlockQ4_1, 15>(x, dst, n); }
+void quantizeQ5_1(const float* x, void* dst, int64_t n) { quantizeWithMin<BlockQ5_1, 31>(x, dst, n); }
 
 void quantizeQ8_0(const float* x, void* dst, int64_t n) {
     auto* b = static_cast<BlockQ8_0*>(dst);
@@ -69,29 +82,6 @@ void quantizeQ8_0(const float* x, void* dst, int64_t n) {
         int8_t q[32];
         b[i].d = symmetricBlock(x, -127, 127, 0.02f, q);
         std::memcpy(b[i].qs, q, 32);
-    }
-}
-
-void quantizeQ4_1(const float* x, void* dst, int64_t n) {
-    auto* b = static_cast<BlockQ4_1*>(dst);
-    for (int64_t i = 0; i < n / 32; ++i, x += 32) {
-        uint8_t q[32];
-        int u[32];
-        affineBlock(x, 15, b[i].d, b[i].m, q);
-        for (int j = 0; j < 32; ++j) u[j] = q[j];
-        packNibbles(u, b[i].qs);
-    }
-}
-
-void quantizeQ5_1(const float* x, void* dst, int64_t n) {
-    auto* b = static_cast<BlockQ5_1*>(dst);
-    for (int64_t i = 0; i < n / 32; ++i, x += 32) {
-        uint8_t q[32];
-        int u[32];
-        affineBlock(x, 31, b[i].d, b[i].m, q);
-        for (int j = 0; j < 32; ++j) u[j] = q[j];
-        packNibbles(u, b[i].qs);
-        packHighBits(u, b[i].qh);
     }
 }
 

@@ -12,25 +12,11 @@
 #include "core/TensorType.h"
 #include "gguf/GgufFile.h"
 #include "quant/Dequantize.h"
+#include "QuantTestUtil.h"
 
 using namespace hearth;
 
 namespace {
-
-std::vector<float> dequantizeTensor(const GgufFile& f, const GgufTensorInfo& t) {
-    std::vector<float> out(t.elements());
-    EXPECT_TRUE(quant::dequantize(t.type, f.tensorData(t), out.data(), static_cast<int64_t>(out.size())));
-    return out;
-}
-
-double relativeRmse(const std::vector<float>& a, const std::vector<float>& ref) {
-    double num = 0, den = 0;
-    for (size_t i = 0; i < a.size(); ++i) {
-        num += (static_cast<double>(a[i]) - ref[i]) * (static_cast<double>(a[i]) - ref[i]);
-        den += static_cast<double>(ref[i]) * ref[i];
-    }
-    return std::sqrt(num / den);
-}
 
 // Measured llama.cpp errors on these files: q8_0 0.0054, q6_K 0.0178, q5_K 0.0364, q4_K 0.0718,
 // q4_0 0.0862, q3_K 0.1515, q2_K 0.2975 (the random weights are uniform, hence the large values).
@@ -53,7 +39,7 @@ TEST_P(DequantizeFile, EveryTensorMatchesTheF16Original) {
         const GgufTensorInfo* r = (*ref)->findTensor(t.name);
         ASSERT_NE(r, nullptr) << t.name;
         ASSERT_EQ(r->elements(), t.elements()) << t.name;
-        const double err = relativeRmse(dequantizeTensor(**q, t), dequantizeTensor(**ref, *r));
+        const double err = test::relativeRmse(test::tensorAsF32(**q, t), test::tensorAsF32(**ref, *r));
         ASSERT_TRUE(kBound.count(t.type)) << tensorTypeName(t.type);
         EXPECT_LT(err, kBound.at(t.type)) << t.name << " " << tensorTypeName(t.type);
         EXPECT_GT(err, 0.0) << t.name;  // a quantized tensor that equals the original would mean we read the wrong data

@@ -15,6 +15,7 @@
 #include "hearth/quantize.h"
 #include "quant/Dequantize.h"
 #include "quant/QuantMix.h"
+#include "QuantTestUtil.h"
 
 using namespace hearth;
 namespace fs = std::filesystem;
@@ -34,18 +35,6 @@ const fs::path& tempDir() {
 }
 
 std::string tempPath(const std::string& name) { return (tempDir() / name).string(); }
-
-std::vector<float> toF32(const GgufFile& f, const GgufTensorInfo& t) {
-    std::vector<float> v(t.elements());
-    EXPECT_TRUE(quant::dequantize(t.type, f.tensorData(t), v.data(), static_cast<int64_t>(v.size())));
-    return v;
-}
-
-double relativeRmse(const std::vector<float>& a, const std::vector<float>& b) {
-    double n = 0, d = 0;
-    for (size_t i = 0; i < a.size(); ++i) n += (a[i] - b[i]) * static_cast<double>(a[i] - b[i]), d += b[i] * static_cast<double>(b[i]);
-    return std::sqrt(n / d);
-}
 
 struct MixCase {
     const char* mix;
@@ -102,7 +91,7 @@ TEST_P(QuantizeModel, TinyLlamaLoadsBackWithTheMixTypes) {
             ASSERT_NE(t, nullptr) << s.name;
             EXPECT_EQ(tensorTypeName(d.type), tensorTypeName(t->type)) << c.mix << " " << s.name;
         }
-        const double err = relativeRmse(toF32(**dst, d), toF32(**src, s));
+        const double err = test::relativeRmse(test::tensorAsF32(**dst, d), test::tensorAsF32(**src, s));
         EXPECT_LT(err, d.type == TensorType::Q2_K ? 0.31 : d.type == TensorType::Q3_K ? 0.16 : 0.09) << s.name;
     }
     fs::remove(out);

@@ -11,25 +11,11 @@
 #include "gguf/GgufFile.h"
 #include "quant/Dequantize.h"
 #include "quant/Quantize.h"
+#include "QuantTestUtil.h"
 
 using namespace hearth;
 
 namespace {
-
-std::vector<float> toF32(const GgufFile& f, const GgufTensorInfo& t) {
-    std::vector<float> out(t.elements());
-    EXPECT_TRUE(quant::dequantize(t.type, f.tensorData(t), out.data(), static_cast<int64_t>(out.size())));
-    return out;
-}
-
-double relativeRmse(const std::vector<float>& a, const std::vector<float>& ref) {
-    double num = 0, den = 0;
-    for (size_t i = 0; i < a.size(); ++i) {
-        num += (static_cast<double>(a[i]) - ref[i]) * (static_cast<double>(a[i]) - ref[i]);
-        den += static_cast<double>(ref[i]) * ref[i];
-    }
-    return std::sqrt(num / den);
-}
 
 std::vector<float> roundTrip(TensorType t, const std::vector<float>& x) {
     std::vector<uint8_t> q(*rowBytes(t, x.size()));
@@ -54,9 +40,9 @@ TEST_P(QuantizeQuality, NoWorseThanLlamaCpp) {
     int n = 0;
     for (const auto& t : (*theirs)->tensors()) {
         if (t.type != GetParam().type) continue;
-        const auto x = toF32(**ref, *(*ref)->findTensor(t.name));
-        const double ours = relativeRmse(roundTrip(t.type, x), x);
-        const double them = relativeRmse(toF32(**theirs, t), x);
+        const auto x = test::tensorAsF32(**ref, *(*ref)->findTensor(t.name));
+        const double ours = test::relativeRmse(roundTrip(t.type, x), x);
+        const double them = test::relativeRmse(test::tensorAsF32(**theirs, t), x);
         std::printf("%-28s %-5s ours %.5f llama.cpp %.5f\n", t.name.c_str(), std::string(tensorTypeName(t.type)).c_str(), ours, them);
         sumOurs += ours, sumTheirs += them, ++n;
     }
