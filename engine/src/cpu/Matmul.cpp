@@ -70,6 +70,8 @@ struct MatmulTask {
     int64_t nTokens;
     float* y;
     TilePlan plan;
+    uint8_t* work;        // workBytes per worker, one slice each
+    uint64_t workBytes;
 };
 
 }  // namespace
@@ -102,10 +104,19 @@ void matmul(const WeightView& w, const float* x, int64_t nTokens, float* y, Thre
         std::fill(y, y + nTokens * w.rows, std::numeric_limits<float>::quiet_NaN());
         return;
     }
-    MatmulTask task{k, &w, *rb, nullptr, 0, x, nTokens, y, {}};
+    MatmulTask task{k, &w, *rb, nullptr, 0, x, nTokens, y, {}, nullptr, 0};
+    // Scratch: the quantized activations, then one work slice per worker (prefill panels).
+    task.actStride = k->quantizeAct ? k->actBytes(w.cols) : 0;
+    const uint64_t actBytes = (task.actStride * static_cast<uint64_t>(nTokens) + 63) / 64 * 64;
+    task.workBytes = k->workBytes && nTokens >= 8 ? k->workBytes(w.cols) : 0;
+    auto* base = static_cast<uint8_t*>(scratch.reserve(actBytes + task.workBytes * static_cast<uint64_t>(pool.size()) + 64));
+    if (!base) {  // out of memory: make it visible rather than crash
+        std::fill(y, y + nTokens * w.rows, std::numeric_limits<float>::quiet_NaN());
+        return;
+    }
+    task.work = task.workBytes ? base + actBytes : nullptr;
     if (k->quantizeAct) {
-        task.actStride = k->actBytes(w.cols);
-        auto* buf = static_cast<uint8_t*>(scratch.reserve(task.actStride * static_cast<uint64_t>(nTokens)));
+        auto* buf = base;
         task.act = buf;
         if (nTokens > 1 && nTokens * w.cols >= kParallelQuantizeElements && pool.size() > 1) {
             const MatmulTask* t = &task;
@@ -121,7 +132,7 @@ void matmul(const WeightView& w, const float* x, int64_t nTokens, float* y, Thre
     }
     task.plan = planTiles(w.rows, w.cols, nTokens, task.wStride, task.actStride, pool.size());
     const MatmulTask* t = &task;
-    pool.run(task.plan.tasks(), [t](int64_t i, int) {
+    pool.run(task.plan.tasks(), [t](int64_t i, int worker) {
         const TilePlan& p = t->plan;
         const int64_t r0 = (i % p.rowTiles) * p.rowTile, t0 = (i / p.rowTiles) * p.tokTile;
         quant::TileArgs a;
@@ -134,6 +145,8 @@ void matmul(const WeightView& w, const float* x, int64_t nTokens, float* y, Thre
         a.nTok = static_cast<int>(std::min(p.tokTile, t->nTokens - t0));
         a.y = t->y + t0 * t->w->rows + r0;
         a.ldy = t->w->rows;
+        a.work = t->work ? t->work + static_cast<uint64_t>(worker) * t->workBytes : nullptr;
+        a.workBytes = t->workBytes;
         t->k->tile(a);
     });
 }

@@ -7,7 +7,8 @@
 // always belong together); activation values equal ggml's for the partner type (Q8_0, Q8_1, Q8_K,
 // F16, BF16, F32) bit for bit, and every tile computes ggml's per-block formula with exact integer
 // sums inside blocks, so variants differ only in float summation order. quantizeAct == nullptr
-// means the tile reads the f32 activations directly. tile() handles any nRows >= 1, nTok >= 1.
+// means the tile reads the f32 activations directly. tile() handles any nRows >= 1, nTok >= 1,
+// with or without work space, and gives the same results either way.
 
 #include <cstdint>
 
@@ -24,12 +25,17 @@ struct TileArgs {
     int nRows = 0, nTok = 0;
     float* y = nullptr;            // y[t * ldy + r]
     int64_t ldy = 0;
+    uint8_t* work = nullptr;       // the calling worker's own scratch (workBytes(cols) bytes), or nullptr
+    uint64_t workBytes = 0;
 };
 
 struct TypeKernels {
     uint64_t (*actBytes)(int64_t cols) = nullptr;  // a multiple of 64
     void (*quantizeAct)(const float* x, int64_t cols, void* act) = nullptr;
     void (*tile)(const TileArgs& a) = nullptr;
+    // Per-worker scratch a tile may use (unpacked weight panels for prefill); nullptr: none. A
+    // tile given less (or no) work space still computes, just without the panel.
+    uint64_t (*workBytes)(int64_t cols) = nullptr;
     bool supported() const { return tile != nullptr; }
 };
 

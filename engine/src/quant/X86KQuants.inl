@@ -146,6 +146,17 @@ struct KKernel {
         else return pattern32<C>(p);
     }
 
+    // One row, four tokens, one super-block: the exact integer totals meet the float scales.
+    // (Shared by the plain and the packed paths, so both give identical results.)
+    static void finishFour(const __m256i* is, const __m256i* ms, __m128 dx, float d, float dmin, __m128& acc) {
+        const __m128i isum = hsum4x8(is[0], is[1], is[2], is[3]);
+        acc = _mm_fmadd_ps(_mm_mul_ps(dx, _mm_set1_ps(d)), _mm_cvtepi32_ps(isum), acc);
+        if constexpr (W::kShift < 0) {
+            const __m128i msum = hsum4x8(ms[0], ms[1], ms[2], ms[3]);
+            acc = _mm_fnmadd_ps(_mm_mul_ps(dx, _mm_set1_ps(dmin)), _mm_cvtepi32_ps(msum), acc);
+        }
+    }
+
     template <int MR, int NR>
     static void run(const TileArgs& a, int r0, int t0) {
         const int64_t nb = a.cols / 256;
@@ -194,12 +205,7 @@ struct KKernel {
                     ms1[r] = ms[0];  // one token: reduced for all rows below
                 } else {
                     const __m128 dx = _mm_setr_ps(xd[0][b], xd[1][b], xd[2][b], xd[3][b]);
-                    const __m128i isum = hsum4x8(is[r][0], is[r][1], is[r][2], is[r][3]);
-                    acc4[r] = _mm_fmadd_ps(_mm_mul_ps(dx, _mm_set1_ps(p[r].d)), _mm_cvtepi32_ps(isum), acc4[r]);
-                    if constexpr (W::kShift < 0) {
-                        const __m128i msum = hsum4x8(ms[0], ms[1], ms[2], ms[3]);
-                        acc4[r] = _mm_fnmadd_ps(_mm_mul_ps(dx, _mm_set1_ps(p[r].dmin)), _mm_cvtepi32_ps(msum), acc4[r]);
-                    }
+                    finishFour(is[r], ms, dx, p[r].d, p[r].dmin, acc4[r]);
                 }
             }
             if constexpr (NR == 1) {
@@ -229,6 +235,108 @@ struct KKernel {
                 _mm_store_ps(v, acc4[r]);
                 for (int t = 0; t < 4; ++t) a.y[(t0 + t) * a.ldy + r0 + r] = v[t];
             }
+        }
+    }
+
+    // Prefill: a panel of rows is unpacked once (bytes, scale patterns, mins) and then reused by
+    // every group of 4 tokens, instead of unpacking each weight block again for every group.
+    static constexpr int kPanelRows = 16;
+    static constexpr int kPackedMR = kAvx512 ? 4 : 2;
+
+    struct alignas(64) PackedK {
+        uint8_t u[256];      // chunk C: bytes 32C .. 32C + 31
+        int16_t pat[8][16];  // the i16 scale pattern of each chunk
+        int16_t mins16[16];
+        float d, dmin;
+        uint8_t pad[24];
+    };
+    static_assert(sizeof(PackedK) == 576);
+
+    static uint64_t workBytes(int64_t cols) { return kPanelRows * static_cast<uint64_t>(cols / 256) * sizeof(PackedK); }
+
+    static void pack(const uint8_t* blk, PackedK& pk) {
+        KPrep p;
+        W::prep(p, blk);
+        forChunks([&](auto cc) {
+            constexpr int C = decltype(cc)::value;
+            _mm256_store_si256(reinterpret_cast<__m256i*>(pk.u + 32 * C), W::template chunk<C>(blk));
+            _mm256_store_si256(reinterpret_cast<__m256i*>(pk.pat[C]), pattern<C>(p));
+        });
+        _mm256_store_si256(reinterpret_cast<__m256i*>(pk.mins16), p.mins16);
+        pk.d = p.d, pk.dmin = p.dmin;
+    }
+
+    template <int MR>
+    static void runPacked(const TileArgs& a, const PackedK* panel, int r0, int t0) {
+        const int64_t nb = a.cols / 256;
+        const int8_t* xq[4];
+        const float* xd[4];
+        const int16_t* xs[4];
+        for (int t = 0; t < 4; ++t) {
+            const ActQ8KView v(a.act + (t0 + t) * a.actStride, a.cols);
+            xq[t] = v.qs, xd[t] = v.d, xs[t] = v.bsums;
+        }
+        __m128 acc4[MR];
+        for (int r = 0; r < MR; ++r) acc4[r] = _mm_setzero_ps();
+        for (int64_t b = 0; b < nb; ++b) {
+            const PackedK* pk[MR];
+            for (int r = 0; r < MR; ++r) pk[r] = panel + r * nb + b;
+            __m256i is[MR][4];
+            for (int r = 0; r < MR; ++r)
+                for (int t = 0; t < 4; ++t) is[r][t] = _mm256_setzero_si256();
+            forChunks([&](auto cc) {
+                constexpr int C = decltype(cc)::value;
+                __m256i xv[4];
+                for (int t = 0; t < 4; ++t) xv[t] = load256(xq[t] + 256 * b + 32 * C);
+                for (int r = 0; r < MR; ++r) {
+                    const __m256i u = _mm256_load_si256(reinterpret_cast<const __m256i*>(pk[r]->u + 32 * C));
+                    const __m256i s = _mm256_load_si256(reinterpret_cast<const __m256i*>(pk[r]->pat[C]));
+                    for (int t = 0; t < 4; ++t) is[r][t] = dotI16(is[r][t], _mm256_maddubs_epi16(u, xv[t]), s);
+                }
+            });
+            __m256i bs[4];
+            for (int t = 0; t < 4; ++t) bs[t] = load256(xs[t] + 16 * b);
+            const __m128 dx = _mm_setr_ps(xd[0][b], xd[1][b], xd[2][b], xd[3][b]);
+            for (int r = 0; r < MR; ++r) {
+                const __m256i mins = _mm256_load_si256(reinterpret_cast<const __m256i*>(pk[r]->mins16));
+                __m256i ms[4];
+                for (int t = 0; t < 4; ++t) {
+                    ms[t] = _mm256_madd_epi16(mins, bs[t]);
+                    if constexpr (W::kShift >= 0) is[r][t] = _mm256_sub_epi32(is[r][t], _mm256_slli_epi32(ms[t], W::kShift));
+                }
+                finishFour(is[r], ms, dx, pk[r]->d, pk[r]->dmin, acc4[r]);
+            }
+        }
+        for (int r = 0; r < MR; ++r) {
+            alignas(16) float v[4];
+            _mm_store_ps(v, acc4[r]);
+            for (int t = 0; t < 4; ++t) a.y[(t0 + t) * a.ldy + r0 + r] = v[t];
+        }
+    }
+
+    static void tile(const TileArgs& a) {
+        const int64_t nb = a.cols / 256;
+        if (a.nTok < 8 || !a.work || a.workBytes < workBytes(a.cols) ||
+            reinterpret_cast<uintptr_t>(a.work) % 64 != 0) {
+            tileDriver<KKernel<W>>(a);
+            return;
+        }
+        auto* panel = reinterpret_cast<PackedK*>(a.work);
+        const int groups = a.nTok / 4;
+        for (int r0 = 0; r0 < a.nRows; r0 += kPanelRows) {
+            const int rows = a.nRows - r0 < kPanelRows ? a.nRows - r0 : kPanelRows;
+            for (int r = 0; r < rows; ++r)
+                for (int64_t b = 0; b < nb; ++b) pack(a.w + (r0 + r) * a.wStride + b * W::kBytes, panel[r * nb + b]);
+            for (int g = 0; g < groups; ++g) {
+                int r = 0;
+                for (; r + kPackedMR <= rows; r += kPackedMR) runPacked<kPackedMR>(a, panel + r * nb, r0 + r, 4 * g);
+                for (; r < rows; ++r) runPacked<1>(a, panel + r * nb, r0 + r, 4 * g);
+            }
+        }
+        for (int t = 4 * groups; t < a.nTok; ++t) {  // leftover tokens, one at a time as in tileDriver
+            int r = 0;
+            for (; r + kMR1 <= a.nRows; r += kMR1) run<kMR1, 1>(a, r, t);
+            for (; r < a.nRows; ++r) run<1, 1>(a, r, t);
         }
     }
 };

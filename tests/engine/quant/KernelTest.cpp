@@ -127,6 +127,25 @@ TEST_P(Kernels, EveryVariantMatchesTheReferences) {
     }
 }
 
+// With work space the k-quant tiles unpack weight panels once for many tokens; the results must
+// not change by a single bit.
+TEST_P(Kernels, PackedPanelsGiveIdenticalResults) {
+    const TensorType t = GetParam();
+    for (const auto* variant : test::availableVariants()) {
+        const auto* k = variant->find(t);
+        if (!k->workBytes) continue;
+        for (const Shape& s : {Shape{37, 512, 8}, Shape{5, 768, 13}, Shape{20, 256, 35}}) {
+            const Weights w = test::makeWeights(t, s.rows, s.cols, 3);
+            const auto x = test::randomFloats(static_cast<size_t>(s.nTok * s.cols), 4);
+            const auto plain = test::runVariant(*k, w.bytes.data(), w.rowBytes, s.rows, s.cols, x, s.nTok, false);
+            const auto packed = test::runVariant(*k, w.bytes.data(), w.rowBytes, s.rows, s.cols, x, s.nTok, true);
+            for (size_t i = 0; i < plain.size(); ++i)
+                ASSERT_EQ(std::memcmp(&plain[i], &packed[i], 4), 0)
+                    << variant->name << " " << tensorTypeName(t) << " output " << i << ": " << plain[i] << " vs " << packed[i];
+        }
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(AllTypes, Kernels, ::testing::ValuesIn(quant::kKernelTypes),
                          [](const auto& info) { return std::string(tensorTypeName(info.param)); });
 

@@ -46,7 +46,7 @@ inline Weights makeWeights(TensorType t, int64_t rows, int64_t cols, uint32_t se
 
 // Y (nTok x rows) from one variant's kernels.
 inline std::vector<float> runVariant(const quant::TypeKernels& k, const uint8_t* w, uint64_t wStride, int64_t rows,
-                                     int64_t cols, const std::vector<float>& x, int64_t nTok) {
+                                     int64_t cols, const std::vector<float>& x, int64_t nTok, bool withWork = false) {
     std::vector<uint8_t> act;
     quant::TileArgs a;
     a.w = w, a.wStride = wStride, a.cols = cols, a.nRows = static_cast<int>(rows), a.nTok = static_cast<int>(nTok);
@@ -61,6 +61,12 @@ inline std::vector<float> runVariant(const quant::TypeKernels& k, const uint8_t*
     }
     std::vector<float> y(static_cast<size_t>(rows * nTok), NAN);
     a.y = y.data(), a.ldy = rows;
+    std::vector<uint8_t> work;
+    if (withWork && k.workBytes) {
+        a.workBytes = k.workBytes(cols);
+        work.resize(a.workBytes + 64);
+        a.work = work.data() + (64 - reinterpret_cast<uintptr_t>(work.data()) % 64) % 64;
+    }
     k.tile(a);
     return y;
 }
