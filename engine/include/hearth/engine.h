@@ -32,12 +32,16 @@ struct PlacementConfig {
     int logicalDevicesPerGpu = 1;      // test hook: split one GPU into several pipeline stages
 };
 
+// Speculative decoding: NGram looks up the request's own tokens (prompt lookup); Index does that and
+// falls back to a domain index file (`hearth-cli index build`); Draft runs a small draft model that
+// shares the target's tokenizer. Outputs are unchanged (greedy: token for token; sampling: the same
+// distribution, and with NGram/Index the same tokens for a seed on the host sampling path).
 enum class SpecMethod { None, NGram, Index, Draft };
 
 struct SpecConfig {
     SpecMethod method = SpecMethod::None;
     std::string path;        // index file or draft model
-    int maxDraft = 8;        // upper bound on draft tokens per step
+    int maxDraft = 8;        // upper bound on draft tokens per step (1..64); fewer while acceptance is poor
     int minNgram = 1;
     int maxNgram = 4;
     int disableAboveBatch = 16;  // speculation switches off when this many sequences decode at once
@@ -116,8 +120,8 @@ struct Usage {
     double ttftMs = 0;              // submit -> first token
     double totalMs = 0;
     double meanItlMs = 0;           // mean inter-token latency
-    int draftProposed = 0;
-    int draftAccepted = 0;
+    int draftProposed = 0;          // speculative draft tokens verified for this request
+    int draftAccepted = 0;          // of which accepted (output tokens that cost no step of their own)
 };
 
 class TokenSink {
@@ -148,7 +152,12 @@ struct EngineStats {
     double prefillTokPerSec = 0, decodeTokPerSec = 0;  // over the last few seconds
     uint64_t totalPromptTokens = 0, totalGeneratedTokens = 0, totalRequests = 0;
     uint64_t preemptions = 0, steps = 0;
-    uint64_t draftProposed = 0, draftAccepted = 0;
+    uint64_t draftProposed = 0, draftAccepted = 0;  // draft tokens the target verified / accepted, all proposers
+    // The same per proposer: the request's own tokens (n-gram), the domain index, the draft model.
+    uint64_t draftProposedNgram = 0, draftAcceptedNgram = 0;
+    uint64_t draftProposedIndex = 0, draftAcceptedIndex = 0;
+    uint64_t draftProposedModel = 0, draftAcceptedModel = 0;
+    uint64_t specSteps = 0;  // steps that verified draft tokens
     double ttftP50Ms = 0, ttftP95Ms = 0, itlP50Ms = 0, itlP95Ms = 0;
     std::vector<DeviceMemoryStats> devices;
 };

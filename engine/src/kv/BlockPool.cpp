@@ -50,6 +50,14 @@ void BlockPool::release(std::span<const int32_t> ids) {
     }
 }
 
+void BlockPool::releaseUnused(std::span<const int32_t> ids) {
+    for (int32_t id : ids) {
+        KvBlock& b = blocks_[id];
+        assert(b.refCount > 0 && !b.hasHash);
+        if (--b.refCount == 0) free_.pushFront(id);
+    }
+}
+
 bool BlockPool::registerHash(int32_t id, const Hash128& hash) {
     KvBlock& b = blocks_[id];
     if (b.hasHash || byHash_.count(hash)) return false;

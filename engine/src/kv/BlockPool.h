@@ -48,6 +48,9 @@ public:
     // the free queue in that order (pass a sequence's blocks tail-first so its last blocks are
     // evicted before the shared prefix).
     void release(std::span<const int32_t> ids);
+    // Drops one reference from each unhashed block (rejected speculative KV); blocks reaching 0 go
+    // to the head of the free queue, so they are reused before blocks that still cache a prefix.
+    void releaseUnused(std::span<const int32_t> ids);
     // Marks a referenced block as holding the full block `hash`. Returns false (and changes
     // nothing) when the hash is already registered to another block or this block has a hash.
     bool registerHash(int32_t id, const Hash128& hash);

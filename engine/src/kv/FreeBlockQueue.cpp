@@ -16,6 +16,18 @@ void FreeBlockQueue::pushBack(int32_t id) {
     ++size_;
 }
 
+void FreeBlockQueue::pushFront(int32_t id) {
+    KvBlock& b = blocks_[id];
+    assert(!b.inFreeQueue);
+    b.prev = -1;
+    b.next = head_;
+    if (head_ >= 0) blocks_[head_].prev = id;
+    else tail_ = id;
+    head_ = id;
+    b.inFreeQueue = true;
+    ++size_;
+}
+
 int32_t FreeBlockQueue::popFront() {
     assert(head_ >= 0);
     const int32_t id = head_;

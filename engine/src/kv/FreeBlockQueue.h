@@ -22,6 +22,8 @@ public:
     int32_t front() const { return head_; }
 
     void pushBack(int32_t id);
+    // For a block whose contents are worth nothing (rejected draft KV): reused before any other.
+    void pushFront(int32_t id);
     int32_t popFront();   // precondition: !empty()
     void remove(int32_t id);  // precondition: blocks_[id].inFreeQueue
 

@@ -276,6 +276,17 @@ void KvCacheManager::freeSequence(uint64_t id) {
     tables_.erase(it);
 }
 
+void KvCacheManager::truncate(uint64_t id, int32_t numTokens) {
+    auto it = tables_.find(id);
+    if (it == tables_.end()) return;
+    Table& t = it->second;
+    const size_t keep = static_cast<size_t>(std::max(0, numTokens) + kBlockSize - 1) / kBlockSize;
+    assert(keep >= static_cast<size_t>(t.numHashed));
+    if (keep >= t.blocks.size()) return;
+    pool_.releaseUnused(std::span<const int32_t>(t.blocks).subspan(keep));
+    t.blocks.resize(keep);
+}
+
 const std::vector<int32_t>& KvCacheManager::blockTable(uint64_t id) const {
     static const std::vector<int32_t> none;
     auto it = tables_.find(id);

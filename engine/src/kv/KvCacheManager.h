@@ -5,8 +5,10 @@
 // blocks back (freeSequence, swapOutTail).
 //
 // Invariants:
-// - a sequence's block table is append-only while it runs and covers its computed tokens plus the
-//   tokens scheduled this step; its first numHashed blocks are full and carry their hashes;
+// - a sequence's block table covers its computed tokens plus the tokens scheduled this step, and
+//   only grows while it runs, except truncate() after rejected draft tokens, which drops blocks past
+//   the computed tokens (never a hashed one); its first numHashed blocks are full and carry their
+//   hashes, and only blocks whose every position holds accepted KV are ever hashed;
 // - check first, change second: allocateSlots() either succeeds or returns nullopt with nothing
 //   changed (pool, tiers, tables);
 // - tier movement is synchronous on the calling (engine) thread: a device block evicted by an
@@ -80,6 +82,10 @@ public:
     void releaseSwapSlot(int32_t slot);
     // Drops the sequence's references (tail first, so its last blocks are evicted first).
     void freeSequence(uint64_t id);
+    // Speculative rollback: keeps the blocks holding positions [0, numTokens) and gives the rest
+    // back (they only held rejected draft KV, so they are reused first). numTokens must not be
+    // below the hashed blocks' tokens.
+    void truncate(uint64_t id, int32_t numTokens);
 
     const std::vector<int32_t>& blockTable(uint64_t id) const;
     bool holdsBlocks(uint64_t id) const { return tables_.count(id) != 0; }

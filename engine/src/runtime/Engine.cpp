@@ -9,9 +9,48 @@
 #include "runtime/EngineRuntime.h"
 #include "model/ModelConfig.h"
 #include "runtime/ModelFingerprint.h"
+#include "spec/DomainIndex.h"
 #include "tokenizer/GgufTokenizerLoader.h"
 
 namespace hearth {
+namespace {
+
+// What config.spec's method needs: the domain index (its tokenizer must be this model's) or the
+// draft model on a backend of its own (same tokenizer, same vocabulary, same placement).
+Result<SpecResources> loadSpecResources(const EngineConfig& config, const Tokenizer& tok) {
+    SpecResources res;
+    const SpecConfig& sc = config.spec;
+    if (sc.method == SpecMethod::Index) {
+        if (sc.path.empty()) return makeError(ErrorCode::InvalidArgument, "speculative decoding with an index needs the index file");
+        auto ix = DomainIndex::open(sc.path, tok.fingerprint());
+        if (!ix) return makeError(ix.error().code, "speculative decoding index: " + ix.error().message);
+        res.index = std::move(*ix);
+    } else if (sc.method == SpecMethod::Draft) {
+        if (sc.path.empty()) return makeError(ErrorCode::InvalidArgument, "speculative decoding with a draft model needs its file");
+        auto info = inspectModel(sc.path);
+        if (!info) return makeError(info.error().code, "draft model: " + info.error().message);
+        if (!info->supported)
+            return makeError(ErrorCode::UnsupportedArch, "draft model '" + sc.path + "': architecture '" +
+                                                             info->architecture + "' is not supported");
+        auto file = GgufFile::open(sc.path);
+        HEARTH_TRY(file);
+        auto mc = ModelConfig::fromGguf(**file);
+        HEARTH_TRY(mc);
+        auto dtok = GgufTokenizerLoader::load(**file);
+        if (!dtok) return makeError(dtok.error().code, "draft model '" + sc.path + "': " + dtok.error().message);
+        if ((*dtok)->fingerprint() != tok.fingerprint())
+            return makeError(ErrorCode::InvalidArgument, "draft model '" + sc.path +
+                                                             "' has a different tokenizer than the model; a draft model must share "
+                                                             "the model's vocabulary");
+        auto backend = createBackend(config, *file, *mc);
+        if (!backend) return makeError(backend.error().code, "draft model: " + backend.error().message);
+        res.draftBackend = std::move(*backend);
+        res.draftContext = info->contextLength ? static_cast<int32_t>(std::min<uint32_t>(info->contextLength, 1u << 20)) : 0;
+    }
+    return res;
+}
+
+}  // namespace
 
 const char* finishReasonName(FinishReason r) {
     switch (r) {
@@ -65,7 +104,10 @@ Result<std::unique_ptr<Engine>> Engine::create(const EngineConfig& config, LoadP
     EngineCoreOptions opts;
     opts.fingerprint = *fp;
     opts.modelContext = info->contextLength ? static_cast<int32_t>(std::min<uint32_t>(info->contextLength, 1u << 20)) : 2048;
-    auto core = EngineCore::create(std::move(*backend), *tok, config, opts);
+    auto spec = loadSpecResources(config, **tok);
+    HEARTH_TRY(spec);
+    if (!report(0.9f)) return cancelled;
+    auto core = EngineCore::create(std::move(*backend), *tok, config, opts, std::move(*spec));
     HEARTH_TRY(core);
 
     auto impl = std::make_unique<Impl>();

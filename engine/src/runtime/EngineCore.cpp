@@ -48,7 +48,8 @@ uint64_t autoRamCacheBytes() {
 
 Result<std::unique_ptr<EngineCore>> EngineCore::create(std::unique_ptr<Backend> backend,
                                                        std::shared_ptr<const Tokenizer> tokenizer,
-                                                       const EngineConfig& config, const EngineCoreOptions& options) {
+                                                       const EngineConfig& config, const EngineCoreOptions& options,
+                                                       SpecResources spec) {
     if (!backend) return makeError(ErrorCode::InvalidArgument, "no backend");
     const uint64_t blockBytes = backend->kvBlockBytes(config.kvType);
     if (blockBytes == 0) return makeError(ErrorCode::InvalidArgument, backend->name() + " does not support this KV dtype");
@@ -68,7 +69,24 @@ Result<std::unique_ptr<EngineCore>> EngineCore::create(std::unique_ptr<Backend> 
         disk = std::move(*d);
     }
 
+    std::unique_ptr<SpecDecoder> specDecoder;
+    if (config.spec.method != SpecMethod::None) {
+        if (spec.draftBackend && spec.draftBackend->vocabSize() != backend->vocabSize())
+            return makeError(ErrorCode::InvalidArgument,
+                             "the draft model's vocabulary (" + std::to_string(spec.draftBackend->vocabSize()) +
+                                 " tokens) differs from the model's (" + std::to_string(backend->vocabSize()) + ")");
+        // The draft's pool: the target's tokens plus each sequence's drafts beyond them.
+        if (spec.draftKvBlocks == 0)
+            spec.draftKvBlocks = *blocks + static_cast<uint32_t>(std::max(1, config.maxSeqs)) *
+                                               static_cast<uint32_t>(2 + config.spec.maxDraft / kBlockSize);
+        if (spec.draftContext <= 0) spec.draftContext = ctx;
+        auto sd = SpecDecoder::create(config.spec, std::move(spec), config.kvType, config.maxBatchTokens);
+        HEARTH_TRY(sd);
+        specDecoder = std::move(*sd);
+    }
+
     std::unique_ptr<EngineCore> core(new EngineCore());
+    core->spec_ = std::move(specDecoder);
     core->config_ = config;
     core->options_ = options;
     core->vocab_ = backend->vocabSize();
@@ -86,6 +104,7 @@ Result<std::unique_ptr<EngineCore>> EngineCore::create(std::unique_ptr<Backend> 
 
 EngineCore::~EngineCore() {
     // The KV manager refers to the backend: destroy it first.
+    spec_.reset();
     scheduler_.reset();
     kv_.reset();
 }
@@ -154,12 +173,27 @@ void EngineCore::cancel(RequestId id) {
     if (scheduler_->finish(id, FinishReason::Cancelled)) deliverFinished(Clock::now());
 }
 
+void EngineCore::proposeDrafts() {
+    specTargets_.clear();
+    for (Request* r : scheduler_->decodingRequests()) {
+        RequestStream& stream = *streams_.at(r->id);
+        specTargets_.push_back({r, &stream.sampler(), stream.constraint() == nullptr});
+    }
+    if (Status st = spec_->propose(specTargets_); !st.ok()) {
+        // A draft model failure costs this step its drafts, nothing else.
+        ++specErrors_;
+        for (auto& t : specTargets_) t.request->draft.clear();
+    }
+}
+
 Status EngineCore::step() {
     if (!scheduler_->hasWork()) return Status::success();
     const auto t0 = Clock::now();
+    if (spec_) proposeDrafts();
     const SchedulerOutput out = scheduler_->schedule();
     if (out.empty()) return Status::success();
     scheduler_->fillBatch(out, batch_);
+    const auto tForward = Clock::now();
     if (Status st = forwardAndSample(out); !st.ok()) {
         for (const auto& s : out.seqs) {
             errors_[s.id] = st.error();
@@ -168,48 +202,76 @@ Status EngineCore::step() {
         deliverFinished(Clock::now());
         return st;
     }
-    const std::vector<SeqUpdate> updates = scheduler_->update(out, sampled_);
+    int64_t prefill = 0;
+    for (const auto& s : out.seqs) prefill += s.promptTokens;
+    if (spec_ && prefill == 0)  // the cost model learns from pure decode steps
+        spec_->recordStep(out.numTokens, out.numDraftTokens() > 0,
+                          std::chrono::duration<double>(Clock::now() - tForward).count());
+    const std::vector<SeqUpdate> updates = scheduler_->update(out, sampled_, sampledCounts_);
     const auto now = Clock::now();
 
-    size_t k = 0;
-    for (const auto& u : updates) {
-        if (!u.hasToken) continue;
-        RequestStream& stream = *streams_.at(u.id);
-        const bool first = !stream.hasFirstToken();
-        const bool stopToken = u.finished && u.reason == FinishReason::Stop;
-        const double gap = stream.acceptToken(u.token, stopToken, std::move(sampledLogprobs_[k++]), now);
-        if (first) metrics_.recordTtft(gap);
-        else metrics_.recordItl(gap);
-        ++totalGeneratedTokens_;
-        if (!u.finished && stream.stopStringMatched()) scheduler_->finish(u.id, FinishReason::Stop);
-        // A constrained document that closed ends the request (no end-of-generation token needed).
-        if (auto* c = stream.constraint(); c && c->accept(u.token) && c->isFinished() && !u.finished &&
-                                           !stream.stopStringMatched())
-            scheduler_->finish(u.id, FinishReason::Stop);
+    int64_t decode = 0;
+    size_t at = 0, k = 0;  // position in sampledLogprobs_, sampled sequence
+    for (size_t i = 0; i < updates.size() && i < out.seqs.size(); ++i) {
+        const SeqUpdate& u = updates[i];
+        const size_t first = at;
+        if (out.seqs[i].sample && k < sampledCounts_.size()) at += static_cast<size_t>(sampledCounts_[k++]);
+        if (spec_) spec_->observe(u);
+        if (u.hasToken()) decode += emitTokens(u, first, now);
     }
     for (const auto& s : out.seqs) {
         auto it = streams_.find(s.id);
         if (it != streams_.end() && scheduler_->request(s.id)) it->second->emitStep();  // finishing ones emit in finish()
     }
     deliverFinished(now);
-
-    int64_t prefill = 0, decode = 0;
-    for (const auto& s : out.seqs) {
-        prefill += s.promptTokens;
-        decode += s.numTokens - s.promptTokens;
-    }
     metrics_.recordStep(now, std::chrono::duration<double>(now - t0).count(), prefill, decode);
     return Status::success();
 }
 
+int32_t EngineCore::emitTokens(const SeqUpdate& u, size_t firstLogprob, Clock::time_point now) {
+    RequestStream& stream = *streams_.at(u.id);
+    const int32_t m = static_cast<int32_t>(u.tokens.size());
+    for (int32_t j = 0; j < m; ++j) {
+        const TokenId t = u.tokens[j];
+        const bool last = j == m - 1;
+        const bool first = !stream.hasFirstToken();
+        const bool stopToken = last && u.finished && u.reason == FinishReason::Stop;  // a stop token ends the list
+        std::optional<TokenLogprob> lp;
+        if (firstLogprob + j < sampledLogprobs_.size()) lp = std::move(sampledLogprobs_[firstLogprob + j]);
+        const double gap = stream.acceptToken(t, stopToken, std::move(lp), now);
+        // Tokens verified together arrive together: the step's gap is shared among them.
+        if (first) metrics_.recordTtft(gap);
+        else if (j == 0) for (int32_t x = 0; x < m; ++x) metrics_.recordItl(gap / m);
+        ++totalGeneratedTokens_;
+        // Tokens after a stop string (or a closed constrained document) are taken back.
+        if (!(last && u.finished) && stream.stopStringMatched()) {
+            scheduler_->finish(u.id, FinishReason::Stop, m - 1 - j);
+            totalGeneratedTokens_ -= static_cast<uint64_t>(m - 1 - j);
+            return j + 1;
+        }
+        if (auto* c = stream.constraint(); c && c->accept(t) && c->isFinished() && !(last && u.finished) &&
+                                           !stream.stopStringMatched()) {
+            scheduler_->finish(u.id, FinishReason::Stop, m - 1 - j);
+            totalGeneratedTokens_ -= static_cast<uint64_t>(m - 1 - j);
+            return j + 1;
+        }
+    }
+    return m;
+}
+
 Status EngineCore::forwardAndSample(const SchedulerOutput& out) {
     sampled_.clear();
+    sampledCounts_.clear();
     sampledLogprobs_.clear();
     // Sampling on the device sends back token ids instead of vocab-wide logit rows; it is used
-    // when every row of the step asks only for what the device sampler does.
+    // when every row of the step asks only for what the device sampler does (and drafts are
+    // verified greedily: a sampled verification needs the target's probabilities).
     bool onDevice = backend_->canSampleOnDevice() && out.numSampled() > 0;
-    for (const auto& s : out.seqs)
-        if (onDevice && s.sample && !streams_.at(s.id)->deviceSamplable()) onDevice = false;
+    for (const auto& s : out.seqs) {
+        if (!onDevice || !s.sample) continue;
+        RequestStream& stream = *streams_.at(s.id);
+        if (!stream.deviceSamplable() || (s.numDraft > 0 && !stream.sampler().greedy())) onDevice = false;
+    }
     if (onDevice) {
         rowSampling_.clear();
         for (const auto& s : out.seqs) {
@@ -221,12 +283,31 @@ Status EngineCore::forwardAndSample(const SchedulerOutput& out) {
             r.topK = p.topK;
             r.topP = p.topP;
             r.minP = p.minP;
+            if (s.numDraft > 0) {
+                rowSampling_.insert(rowSampling_.end(), static_cast<size_t>(s.logitRows()), Backend::RowSampling{});  // argmax
+                continue;
+            }
             r.uniform = p.temperature > 0 ? sm.uniform() : 0.0f;  // the request's own RNG, as on the host
             rowSampling_.push_back(r);
         }
-        HEARTH_TRY(backend_->forwardSample(batch_, rowSampling_, sampled_));
-        if (sampled_.size() != rowSampling_.size())
+        HEARTH_TRY(backend_->forwardSample(batch_, rowSampling_, rowTokens_));
+        if (rowTokens_.size() != rowSampling_.size())
             return makeError(ErrorCode::Internal, backend_->name() + " sampled a wrong number of rows");
+        size_t row = 0;
+        for (const auto& s : out.seqs) {
+            if (!s.sample) continue;
+            const size_t rows = static_cast<size_t>(s.logitRows());
+            const std::span<const TokenId> got(rowTokens_.data() + row, rows);
+            row += rows;
+            if (s.numDraft == 0) {
+                sampled_.push_back(got[0]);
+                sampledCounts_.push_back(1);
+                continue;
+            }
+            const Request& r = *scheduler_->request(s.id);
+            const int accepted = SpecVerifier::verifyArgmax(std::span<const TokenId>(r.draft.data(), static_cast<size_t>(s.numDraft)), got, sampled_);
+            sampledCounts_.push_back(accepted + 1);
+        }
         sampledLogprobs_.resize(sampled_.size());
         return Status::success();
     }
@@ -236,21 +317,35 @@ Status EngineCore::forwardAndSample(const SchedulerOutput& out) {
     for (const auto& s : out.seqs) {
         if (!s.sample) continue;
         const float* logits = logits_.data() + row * vocab_;
-        ++row;
+        row += static_cast<size_t>(s.logitRows());
         RequestStream& stream = *streams_.at(s.id);
         const Request& r = *scheduler_->request(s.id);
-        const std::vector<bool>* allowed = nullptr;
-        if (auto* c = stream.constraint()) {
-            c->allowedTokens(allowed_);
-            allowed_.resize(vocab_, false);  // ids past the tokenizer's vocabulary are never valid output
-            allowed = &allowed_;
+        const size_t before = sampled_.size();
+        if (s.numDraft > 0) {
+            SpecVerifier::Input in;
+            in.rows = logits;
+            in.vocab = static_cast<int32_t>(vocab_);
+            in.drafts = std::span<const TokenId>(r.draft.data(), static_cast<size_t>(s.numDraft));
+            in.draftDists = spec_ ? spec_->draftDists(s.id) : nullptr;
+            in.history = r.tokens;
+            verifier_.verify(stream.sampler(), in, sampled_);
+        } else {
+            const std::vector<bool>* allowed = nullptr;
+            if (auto* c = stream.constraint()) {
+                c->allowedTokens(allowed_);
+                allowed_.resize(vocab_, false);  // ids past the tokenizer's vocabulary are never valid output
+                allowed = &allowed_;
+            }
+            sampled_.push_back(stream.sampler().sample(logits, static_cast<int32_t>(vocab_), r.tokens, allowed));
         }
-        const TokenId t = stream.sampler().sample(logits, static_cast<int32_t>(vocab_), r.tokens, allowed);
-        sampled_.push_back(t);
-        if (stream.logprobs() > 0)
-            sampledLogprobs_.push_back(Sampler::logprobs(logits, static_cast<int32_t>(vocab_), t, stream.logprobs()));
-        else
-            sampledLogprobs_.emplace_back();
+        sampledCounts_.push_back(static_cast<int32_t>(sampled_.size() - before));
+        for (size_t j = before; j < sampled_.size(); ++j) {
+            if (stream.logprobs() > 0)
+                sampledLogprobs_.push_back(Sampler::logprobs(logits + (j - before) * vocab_, static_cast<int32_t>(vocab_),
+                                                             sampled_[j], stream.logprobs()));
+            else
+                sampledLogprobs_.emplace_back();
+        }
     }
     return Status::success();
 }
@@ -259,6 +354,7 @@ void EngineCore::deliverFinished(Clock::time_point now) {
     auto finished = scheduler_->takeFinished();
     if (!finished.empty() && beforeFinishes_) beforeFinishes_();
     for (auto& r : finished) {
+        if (spec_) spec_->release(r->id);
         auto it = streams_.find(r->id);
         if (it == streams_.end()) continue;
         if (r->finishReason == FinishReason::Error) {
@@ -271,6 +367,8 @@ void EngineCore::deliverFinished(Clock::time_point now) {
             u.completionTokens = r->numOutputTokens();
             u.cachedPromptTokens = std::max(0, r->cachedPromptTokens);
             u.computedPromptTokens = r->computedPromptTokens;
+            u.draftProposed = r->draftProposed;
+            u.draftAccepted = r->draftAccepted;
             it->second->finish(r->finishReason, u, now);
         }
         streams_.erase(it);
@@ -309,6 +407,19 @@ EngineStats EngineCore::stats(bool withDevices) const {
     s.totalRequests = totalRequests_;
     s.preemptions = ss.preemptions;
     s.steps = ss.steps;
+    if (spec_) {
+        const SpecCounters& c = spec_->counters();
+        auto at = [](const auto& a, DraftSource src) { return a[static_cast<size_t>(src)]; };
+        s.draftProposedNgram = at(c.proposed, DraftSource::NGram);
+        s.draftAcceptedNgram = at(c.accepted, DraftSource::NGram);
+        s.draftProposedIndex = at(c.proposed, DraftSource::Index);
+        s.draftAcceptedIndex = at(c.accepted, DraftSource::Index);
+        s.draftProposedModel = at(c.proposed, DraftSource::Model);
+        s.draftAcceptedModel = at(c.accepted, DraftSource::Model);
+        s.draftProposed = s.draftProposedNgram + s.draftProposedIndex + s.draftProposedModel;
+        s.draftAccepted = s.draftAcceptedNgram + s.draftAcceptedIndex + s.draftAcceptedModel;
+        s.specSteps = c.steps;
+    }
     metrics_.fill(s, Clock::now());
     if (withDevices) s.devices = backend_->memoryStats();
     return s;

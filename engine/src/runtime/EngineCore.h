@@ -3,9 +3,10 @@
 // manager, the scheduler and the per-request output streams. EngineRuntime drives it from the
 // engine thread; tests drive it directly, one step at a time.
 //
-// One step: schedule -> build the ForwardBatch -> backend forward -> sample each sequence's logits
-// row -> scheduler update (append tokens, stop tokens, max tokens, cache/free blocks) -> stop
-// strings -> one sink event per request -> finishes.
+// One step: draft proposals (speculative decoding) -> schedule -> build the ForwardBatch -> backend
+// forward -> sample each sequence's logits row, or verify its drafts -> scheduler update (append
+// tokens, stop tokens, max tokens, roll back rejected drafts, cache/free blocks) -> stop strings ->
+// one sink event per request -> finishes.
 //
 // Invariants: every request given to add() gets exactly one onFinished()/onError() (from add()
 // itself when it is refused, from step()/cancel() when it ends, or from shutdown()); streams_
@@ -25,6 +26,8 @@
 #include "runtime/EngineMetrics.h"
 #include "runtime/RequestStream.h"
 #include "scheduler/Scheduler.h"
+#include "spec/SpecDecoder.h"
+#include "spec/SpecVerifier.h"
 
 namespace hearth {
 
@@ -39,9 +42,11 @@ public:
 
     // Sizes and allocates the KV pool, opens the RAM and disk tiers. tokenizer may be null (then
     // requests must carry token ids and no text is produced).
+    // spec: what config.spec's method needs (the opened index, the draft model's backend).
     static Result<std::unique_ptr<EngineCore>> create(std::unique_ptr<Backend> backend,
                                                       std::shared_ptr<const Tokenizer> tokenizer,
-                                                      const EngineConfig& config, const EngineCoreOptions& options);
+                                                      const EngineConfig& config, const EngineCoreOptions& options,
+                                                      SpecResources spec = {});
     ~EngineCore();
 
     void add(RequestId id, const GenerationRequest& request, std::shared_ptr<TokenSink> sink,
@@ -64,12 +69,18 @@ public:
     const Scheduler& scheduler() const { return *scheduler_; }
     const KvCacheManager& kv() const { return *kv_; }
     Backend& backend() { return *backend_; }
+    const SpecDecoder* spec() const { return spec_.get(); }
 
 private:
     EngineCore() = default;
     void deliverFinished(Clock::time_point now);
-    // Runs the batch and fills sampled_ / sampledLogprobs_ (one entry per sampled sequence).
+    // Runs the batch and fills sampled_ / sampledLogprobs_ (sampledCounts_[i] entries for the i-th
+    // sampled sequence: its accepted drafts, then the target's token).
     Status forwardAndSample(const SchedulerOutput& out);
+    void proposeDrafts();
+    // Hands one sequence's new tokens to its stream (stop strings, constraint); returns the
+    // generated-token count it emitted.
+    int32_t emitTokens(const SeqUpdate& u, size_t firstLogprob, Clock::time_point now);
 
     EngineConfig config_;
     EngineCoreOptions options_;
@@ -77,6 +88,10 @@ private:
     std::shared_ptr<const Tokenizer> tokenizer_;
     std::unique_ptr<KvCacheManager> kv_;
     std::unique_ptr<Scheduler> scheduler_;
+    std::unique_ptr<SpecDecoder> spec_;
+    SpecVerifier verifier_;
+    std::vector<SpecDecoder::Target> specTargets_;
+    uint64_t specErrors_ = 0;
     std::unordered_map<RequestId, std::unique_ptr<RequestStream>> streams_;
     std::unordered_map<RequestId, Error> errors_;
     EngineMetrics metrics_;
@@ -85,7 +100,8 @@ private:
 
     ForwardBatch batch_;
     std::vector<float> logits_;
-    std::vector<TokenId> sampled_;
+    std::vector<TokenId> sampled_, rowTokens_;
+    std::vector<int32_t> sampledCounts_;
     std::vector<Backend::RowSampling> rowSampling_;
     std::vector<bool> allowed_;  // constrained decoding: the vocabulary mask of the row being sampled
     std::vector<std::optional<TokenLogprob>> sampledLogprobs_;

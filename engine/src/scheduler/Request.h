@@ -9,7 +9,9 @@
 // - blockHashes[i] is the hash of tokens [i*kBlockSize, (i+1)*kBlockSize) under extraKey, for every
 //   full block of tokens (kept up to date by the scheduler whenever tokens grow);
 // - swapSlot >= 0 only while Preempted: a RAM slot holding the partial block that ends at
-//   swapTokens (swapTokens % kBlockSize != 0).
+//   swapTokens (swapTokens % kBlockSize != 0);
+// - draft holds speculative tokens proposed for the step being scheduled (they would follow
+//   tokens); they are never part of tokens or blockHashes, and are cleared by every update().
 
 #include <cstdint>
 #include <string>
@@ -38,11 +40,13 @@ struct Request {
     uint64_t arrival = 0;     // submission order
     uint64_t admittedAt = 0;  // order of the latest admission (newest is preempted first)
     int32_t swapSlot = -1, swapTokens = 0;
+    std::vector<TokenId> draft;
 
     // Accounting.
     int32_t cachedPromptTokens = -1;    // prefix hit at first admission (-1: not admitted yet)
     int32_t computedPromptTokens = 0;   // prompt positions run through the model (recomputes too)
     int32_t numPreemptions = 0;
+    int32_t draftProposed = 0, draftAccepted = 0;  // speculative tokens verified / accepted
     FinishReason finishReason = FinishReason::Stop;
 
     int32_t numTokens() const { return static_cast<int32_t>(tokens.size()); }

@@ -43,10 +43,27 @@ void Scheduler::removeFromQueues(Request& r) {
     drop(waiting_);
 }
 
-bool Scheduler::finish(RequestId id, FinishReason reason) {
+bool Scheduler::finish(RequestId id, FinishReason reason, int32_t dropTrailing) {
+    auto trim = [&](Request& r) {
+        const int32_t drop = std::clamp(dropTrailing, 0, r.numOutputTokens());
+        r.tokens.resize(r.tokens.size() - drop);
+        r.numComputedTokens = std::min(r.numComputedTokens, r.numTokens());
+        r.draft.clear();
+    };
     auto it = requests_.find(id);
-    if (it == requests_.end()) return false;
+    if (it == requests_.end()) {
+        // Finished by this step's update() (a stop token or the length limit at the last of several
+        // tokens) and not handed out yet: an earlier stop string takes precedence.
+        for (auto& f : finished_) {
+            if (f->id != id) continue;
+            trim(*f);
+            f->finishReason = reason;
+            return true;
+        }
+        return false;
+    }
     Request& r = *it->second;
+    trim(r);
     removeFromQueues(r);
     kv_.freeSequence(id);
     if (r.swapSlot >= 0) kv_.releaseSwapSlot(r.swapSlot);
@@ -56,6 +73,13 @@ bool Scheduler::finish(RequestId id, FinishReason reason) {
     finished_.push_back(std::move(it->second));
     requests_.erase(it);
     return true;
+}
+
+std::vector<Request*> Scheduler::decodingRequests() const {
+    std::vector<Request*> out;
+    for (Request* r : running_)
+        if (r->pendingTokens() == 1) out.push_back(r);
+    return out;
 }
 
 const Request* Scheduler::request(RequestId id) const {
@@ -145,6 +169,7 @@ void Scheduler::preempt(Request& v, SchedulerOutput& out, Budget& budget) {
     }
     kv_.freeSequence(v.id);
     v.numComputedTokens = 0;
+    v.draft.clear();
     v.status = RequestStatus::Preempted;
     running_.erase(std::remove(running_.begin(), running_.end(), &v), running_.end());
     auto pos = std::find_if(waiting_.begin(), waiting_.end(), [&](const Request* w) { return w->arrival > v.arrival; });
@@ -208,6 +233,31 @@ Scheduler::Admit Scheduler::admit(Request& r, SchedulerOutput& out, Budget& budg
     return Admit::Ok;
 }
 
+void Scheduler::addDrafts(SchedulerOutput& out, Budget& budget) {
+    for (ScheduledSeq& s : out.seqs) {
+        if (budget.tokens <= 0) break;
+        Request& r = *requests_.at(s.id);
+        if (r.draft.empty() || !s.sample || s.numTokens != 1 || r.pendingTokens() != 1) continue;
+        // Draft positions numTokens .. numTokens + k - 1 must stay inside the context.
+        int32_t k = std::min({static_cast<int32_t>(r.draft.size()), budget.tokens, maxContext_ - r.numTokens()});
+        const int32_t have = r.numComputedTokens + 1;  // the table covers these already
+        if (k > 0 && !kv_.allocateSlots(r.id, have, k)) {
+            // No free blocks for all of them: keep what fits in the blocks the sequence holds.
+            const int32_t room = static_cast<int32_t>(kv_.blockTable(r.id).size()) * kBlockSize - have;
+            k = std::min(k, room);
+        }
+        if (k <= 0) {
+            r.draft.clear();
+            continue;
+        }
+        r.draft.resize(k);
+        s.numTokens += k;
+        s.numDraft = k;
+        out.numTokens += k;
+        budget.tokens -= k;
+    }
+}
+
 SchedulerOutput Scheduler::schedule() {
     SchedulerOutput out;
     out.step = ++stats_.steps;
@@ -224,6 +274,7 @@ SchedulerOutput Scheduler::schedule() {
         if (r->status != RequestStatus::Running) continue;  // preempted for an earlier one
         scheduleRunning(*r, 1, out, budget);
     }
+    addDrafts(out, budget);
 
     // 2. Prefill chunks and admissions, taking turns across users.
     std::unordered_set<RequestId> skip;  // not again this step (scheduled, preempted or refused)
@@ -267,33 +318,51 @@ void Scheduler::fillBatch(const SchedulerOutput& out, ForwardBatch& batch) const
     std::vector<TokenId> slice;
     for (const auto& s : out.seqs) {
         const Request& r = *requests_.at(s.id);
-        slice.assign(r.tokens.begin() + s.startPos, r.tokens.begin() + s.startPos + s.numTokens);
-        batch.addSequence(slice, s.startPos, kv_.blockTable(s.id), false, s.sample);
+        const int32_t known = s.numTokens - s.numDraft;
+        slice.assign(r.tokens.begin() + s.startPos, r.tokens.begin() + s.startPos + known);
+        slice.insert(slice.end(), r.draft.begin(), r.draft.begin() + s.numDraft);
+        batch.addSequence(slice, s.startPos, kv_.blockTable(s.id), s.numDraft > 0, s.sample);
     }
 }
 
-std::vector<SeqUpdate> Scheduler::update(const SchedulerOutput& out, std::span<const TokenId> sampled) {
+std::vector<SeqUpdate> Scheduler::update(const SchedulerOutput& out, std::span<const TokenId> sampled,
+                                         std::span<const int32_t> counts) {
     std::vector<SeqUpdate> updates;
     updates.reserve(out.seqs.size());
-    size_t k = 0;
+    size_t k = 0, at = 0;  // sampled sequence, position in sampled
     for (const auto& s : out.seqs) {
+        int32_t n = 0;
+        if (s.sample) {
+            n = counts.empty() ? 1 : k < counts.size() ? std::max(0, counts[k]) : 0;
+            n = std::min(n, static_cast<int32_t>(sampled.size() - std::min(at, sampled.size())));
+            ++k;
+        }
+        const TokenId* toks = sampled.data() + at;
+        at += static_cast<size_t>(n);
         auto it = requests_.find(s.id);
         if (it == requests_.end()) {  // cannot happen: finishes happen between steps
-            if (s.sample) ++k;
+            SeqUpdate none;
+            none.id = s.id;
+            updates.push_back(std::move(none));
             continue;
         }
         Request& r = *it->second;
-        r.numComputedTokens += s.numTokens;
+        // The slice's known tokens all have KV now; of its drafts, only the accepted ones (the
+        // target's own token that follows them is computed next step).
+        const int32_t accepted = s.numDraft > 0 ? std::clamp(n - 1, 0, s.numDraft) : 0;
+        r.numComputedTokens += s.numTokens - s.numDraft + accepted;
         r.computedPromptTokens += s.promptTokens;
-        kv_.cacheComputedBlocks(r.id, r.blockHashes, r.numComputedTokens);
+        r.draftProposed += s.numDraft;
+        r.draftAccepted += accepted;
+        r.draft.clear();
         SeqUpdate u;
         u.id = r.id;
-        if (s.sample && k < sampled.size()) {
-            const TokenId t = sampled[k++];
+        u.draftProposed = s.numDraft;
+        u.draftAccepted = accepted;
+        for (int32_t j = 0; j < n && !u.finished; ++j) {
+            const TokenId t = toks[j];
             r.tokens.push_back(t);
-            BlockHasher::extend(r.blockHashes, r.tokens, r.extraKey);
-            u.hasToken = true;
-            u.token = t;
+            u.tokens.push_back(t);
             if (std::find(r.stopTokens.begin(), r.stopTokens.end(), t) != r.stopTokens.end()) {
                 u.finished = true;
                 u.reason = FinishReason::Stop;
@@ -302,8 +371,15 @@ std::vector<SeqUpdate> Scheduler::update(const SchedulerOutput& out, std::span<c
                 u.reason = FinishReason::Length;
             }
         }
-        updates.push_back(u);
-        if (u.finished) finish(r.id, u.reason);
+        // A stop partway leaves accepted KV past the last kept token: still valid, just unused.
+        r.numComputedTokens = std::min(r.numComputedTokens, r.numTokens());
+        BlockHasher::extend(r.blockHashes, r.tokens, r.extraKey);
+        // Rejected drafts' KV: give back the blocks past the accepted positions before any block
+        // can be hashed, so only blocks of accepted tokens ever enter the prefix cache.
+        if (s.numDraft > 0) kv_.truncate(r.id, r.numComputedTokens);
+        kv_.cacheComputedBlocks(r.id, r.blockHashes, r.numComputedTokens);
+        updates.push_back(std::move(u));
+        if (updates.back().finished) finish(r.id, updates.back().reason);
     }
     return updates;
 }

@@ -2,7 +2,9 @@
 // Continuous batching over the paged KV cache (after vLLM v1's scheduler). There are no prefill and
 // decode phases: every request has tokens computed (KV on the device) and tokens known (prompt +
 // output), and each step spends a token budget:
-//   1. one token for every running request that is decoding (oldest first);
+//   1. one token for every running request that is decoding (oldest first), then the draft tokens
+//      proposed for them (Request::draft, speculative decoding) as far as the budget and free
+//      blocks allow (a draft never preempts anyone, and never goes past the context);
 //   2. then prefill chunks and admissions, one chunk per turn, taking turns across user keys
 //      (least recently served user first, higher priority before that), so one user's long prompt
 //      or many parallel requests cannot starve another user's chat;
@@ -57,13 +59,22 @@ public:
     // Takes a request in (status Waiting). Error (and nothing queued) when it can never fit.
     Status add(std::unique_ptr<Request> request);
     // Ends a request wherever it is, freeing its blocks now; false when it is not known.
-    bool finish(RequestId id, FinishReason reason);
+    // dropTrailing: output tokens to take back first (appended in the same step past a stop string).
+    bool finish(RequestId id, FinishReason reason, int32_t dropTrailing = 0);
+
+    // Running requests whose next step is a decode (one pending token): the ones that may get
+    // draft tokens (set Request::draft before schedule()).
+    std::vector<Request*> decodingRequests() const;
 
     SchedulerOutput schedule();
     void fillBatch(const SchedulerOutput& out, ForwardBatch& batch) const;
-    // sampled[i] is the token for the i-th sequence with sample set. Appends tokens, applies the
-    // token-level stop conditions (stop tokens, max tokens, context end) and frees finished requests.
-    std::vector<SeqUpdate> update(const SchedulerOutput& out, std::span<const TokenId> sampled);
+    // sampled holds, for each sequence with sample set in order, counts[i] tokens (1 + the drafts
+    // it accepted; empty counts: one each). Advances computed tokens past the accepted positions,
+    // rolls back the KV of rejected drafts, appends the tokens one by one under the token-level stop
+    // conditions (stop tokens, max tokens, context end), caches full blocks and frees finished
+    // requests.
+    std::vector<SeqUpdate> update(const SchedulerOutput& out, std::span<const TokenId> sampled,
+                                  std::span<const int32_t> counts = {});
 
     const Request* request(RequestId id) const;
     // Requests finished by update() or finish() since the last call (they are removed afterwards).
@@ -81,6 +92,7 @@ private:
     enum class Admit { Ok, NoRoom };
     Admit admit(Request& r, SchedulerOutput& out, Budget& budget);
     void addToOutput(Request& r, int32_t numTokens, SchedulerOutput& out, Budget& budget);
+    void addDrafts(SchedulerOutput& out, Budget& budget);
     void preempt(Request& victim, SchedulerOutput& out, Budget& budget);
     Request* chooseVictim(const Request* exclude) const;
     Request* chooseFairnessVictim(const Request& waiting) const;

@@ -1,0 +1,62 @@
+#pragma once
+// Chooses how many draft tokens each decoding sequence gets in a step: the adaptive draft length.
+//
+// A sequence's j-th draft token only counts when every draft before it is accepted, so with a
+// running acceptance rate α its expected gain is α^j tokens. Costs come from measured steps: one
+// StepCostModel for plain decode steps and one for steps that verify drafts (a backend may run
+// plain decodes on a faster path, e.g. CUDA graphs), plus, for a draft model, the measured time of
+// one drafting round (batched over the sequences). The planner takes draft tokens in order of
+// expected gain and keeps the count that maximises expected tokens per second; that count is zero
+// when speculation would not pay (a large batch, a poor acceptance rate, a slow draft model). Every
+// kExploreEvery plans that chose nothing, it tries one draft per sequence anyway, so the cost
+// models keep seeing steps with drafts when conditions change.
+//
+// Invariants: plan() gives each sequence at most its limit; the returned counts are a prefix of the
+// gain order, so a sequence's k only ever drops tokens from its end.
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "spec/StepCostModel.h"
+
+namespace hearth {
+
+class DraftPlanner {
+public:
+    static constexpr int kExploreEvery = 64;
+
+    struct Seq {
+        double alpha = 0.5;  // acceptance rate estimate per draft token
+        int32_t limit = 0;   // drafts available / allowed (proposal length, context, max tokens)
+    };
+
+    // modelRounds: drafts cost a draft-model round per depth (a draft model), not nothing.
+    explicit DraftPlanner(bool modelRounds) : modelRounds_(modelRounds) {}
+
+    // k[i] for each sequence (all of them decode in this step, one token each plus their drafts).
+    void plan(std::span<const Seq> seqs, std::vector<int32_t>& k);
+
+    // Measured target steps (forward and verification), and draft-model rounds.
+    void recordStep(int32_t tokens, bool withDrafts, double seconds);
+    void recordDraftRound(double seconds);
+
+    const StepCostModel& plainCost() const { return plain_; }
+    const StepCostModel& specCost() const { return spec_; }
+
+private:
+    double predictPlain(double n) const;
+    double predictSpec(double n) const;
+
+    bool modelRounds_;
+    StepCostModel plain_, spec_;
+    double roundSeconds_ = -1;  // EMA; < 0: none measured
+    int sinceSpec_ = 0;
+    struct Gain {
+        double g;
+        int32_t seq, depth;
+    };
+    std::vector<Gain> gains_;
+};
+
+}  // namespace hearth
