@@ -24,6 +24,7 @@ std::vector<GenerationRequest> GenerationResponder::buildRequests(const CommonPa
             r.stop.insert(r.stop.end(), prompt.extraStops.begin(), prompt.extraStops.end());
             r.user = fairnessKey;
             r.ignoreEos = p.ignoreEos;
+            if (!p.ignoreEos) r.stopTokens = prompt.stopTokens;
             r.constraint = p.constraint;
             out.push_back(std::move(r));
         }

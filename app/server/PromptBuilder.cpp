@@ -4,23 +4,16 @@ namespace hearth::app::server {
 
 std::optional<ApiError> PromptBuilder::chat(const ServedModel& model, const nlohmann::ordered_json& messages,
                                             const nlohmann::ordered_json& tools, BuiltPrompt& out) {
-    const Tokenizer& tok = model.tokenizer();
     ChatTemplateInputs in;
     in.messages = messages;
     in.tools = tools;
     in.addGenerationPrompt = true;
-    in.bosToken = tok.bosText();
-    in.eosToken = tok.eosText();
-    auto rendered = model.chatTemplate().render(in.toContext());
-    if (!rendered) return ApiError::badRequest("chat template: " + rendered.error().message, "messages", "template_error");
-    out.text = std::move(*rendered);
-    // Templates usually write the BOS text themselves; it then becomes the BOS token (special
-    // text is parsed) and must not be added a second time.
-    const std::string bos = tok.bosText();
-    const bool templateHasBos = !bos.empty() && out.text.compare(0, bos.size(), bos) == 0;
-    out.tokens = tok.encode(out.text, TokenizeOptions{!templateHasBos, true});
-    if (model.usesFallbackTemplate()) out.extraStops = {"\nUser:", "\nSystem:"};
-    if (out.tokens.empty()) return ApiError::badRequest("the rendered prompt is empty", "messages");
+    auto prompt = model.chatFormatter().format(std::move(in));
+    if (!prompt) return ApiError::badRequest(prompt.error().message, "messages", "template_error");
+    out.text = std::move(prompt->text);
+    out.tokens = std::move(prompt->tokens);
+    out.extraStops = std::move(prompt->stopStrings);
+    out.stopTokens = std::move(prompt->stopTokens);
     return std::nullopt;
 }
 

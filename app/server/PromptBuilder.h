@@ -2,9 +2,12 @@
 // Turns chat messages or prompt text into the token ids the engine runs, with the model's chat
 // template (or the fallback transcript) and its tokenizer, and checks the result fits the context.
 //
+// Chat prompts go through hearth::ChatFormatter, the one conversation-to-prompt path of all front
+// ends (template or fallback transcript, special text parsed, BOS once, end-of-turn stops).
+//
 // Invariants of a BuiltPrompt: tokens is what the engine will see (never empty); text is the
-// rendered prompt (for echo and logs); extraStops are stop strings the template implies (the
-// fallback transcript stops where the next "User:" turn would begin).
+// rendered prompt (for echo and logs); extraStops / stopTokens are the stops the template implies
+// (the fallback transcript stops where the next "User:" turn would begin).
 
 #include <optional>
 #include <string>
@@ -21,6 +24,7 @@ struct BuiltPrompt {
     std::string text;
     std::vector<TokenId> tokens;
     std::vector<std::string> extraStops;
+    std::vector<TokenId> stopTokens;
 };
 
 class PromptBuilder {

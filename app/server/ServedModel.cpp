@@ -22,16 +22,12 @@ ServedModel::ServedModel(std::shared_ptr<InferenceBackend> backend, std::string 
     if (auto info = inspectModel(path); info.ok()) info_ = std::move(*info);
     info_.path = path;
 
-    const std::string source = backend_->chatTemplate();
-    if (!source.empty()) {
-        auto parsed = ChatTemplate::parse(source);
-        if (parsed.ok()) template_ = std::move(*parsed);
-        else templateWarning_ = "the model's chat template does not parse (" + parsed.error().message + "); using a plain transcript";
+    auto formatter = ChatFormatter::create(backend_->chatTemplate(), tokenizer_);
+    if (!formatter) {
+        templateWarning_ = "the model's chat template does not parse (" + formatter.error().message + "); using a plain transcript";
+        formatter = ChatFormatter::create("", tokenizer_);  // the fallback: cannot fail with a tokenizer
     }
-    if (!template_) {
-        template_ = ChatTemplate::fallback();
-        fallback_ = true;
-    }
+    if (formatter) formatter_ = std::move(*formatter);
 
     const QFileInfo fi(QString::fromStdString(path));
     created_ = fi.exists() ? fi.lastModified().toSecsSinceEpoch() : 0;

@@ -3,7 +3,7 @@
 // the header facts /v1/models and /api/tags report.
 //
 // Invariants: immutable after construction and shared (shared_ptr) by every request that uses it,
-// so a request keeps its model alive even if the server switches models meanwhile; chatTemplate()
+// so a request keeps its model alive even if the server switches models meanwhile; chatFormatter()
 // is always usable (the model's own template, or the plain-transcript fallback when the model has
 // none or its template does not parse: templateWarning() then says why).
 
@@ -12,7 +12,7 @@
 #include <optional>
 #include <string>
 
-#include "hearth/chat_template.h"
+#include "hearth/chat_formatter.h"
 #include "hearth/model_info.h"
 #include "host/InferenceBackend.h"
 
@@ -33,8 +33,9 @@ public:
     const Tokenizer& tokenizer() const { return *tokenizer_; }
     int contextLength() const { return backend_->contextLength(); }
 
-    const ChatTemplate& chatTemplate() const { return *template_; }
-    bool usesFallbackTemplate() const { return fallback_; }
+    // The conversation-to-prompt path shared with the chat window and hearth-cli.
+    const ChatFormatter& chatFormatter() const { return *formatter_; }
+    bool usesFallbackTemplate() const { return formatter_->usesFallback(); }
     const std::string& templateWarning() const { return templateWarning_; }
 
     const ModelInfo& info() const { return info_; }
@@ -47,8 +48,7 @@ private:
     std::shared_ptr<InferenceBackend> backend_;
     std::shared_ptr<const Tokenizer> tokenizer_;
     std::string id_;
-    std::optional<ChatTemplate> template_;
-    bool fallback_ = false;
+    std::optional<ChatFormatter> formatter_;
     std::string templateWarning_;
     ModelInfo info_;
     int64_t created_ = 0;

@@ -42,6 +42,8 @@ struct Harness {
         if (!st.ok()) qFatal("server did not start: %s", st.error().toString().c_str());
         if (loadModel) server->setModel(backend);
     }
+    // The server first: its workers may still be logging a stream that the client already finished reading.
+    ~Harness() { server.reset(); }
     httplib::Client client() const {
         httplib::Client c("127.0.0.1", server->port());
         c.set_read_timeout(20, 0);
