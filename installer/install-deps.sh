@@ -5,7 +5,7 @@ SUDO=""
 if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
 PKGS=(
   build-essential cmake ninja-build pkg-config git
-  qt6-base-dev qt6-charts-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libqt6sql6-sqlite libgl-dev
+  qt6-base-dev qt6-charts-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libqt6sql6-sqlite libqt6opengl6-dev libgl-dev
   qtkeychain-qt6-dev
   libcpp-httplib-dev nlohmann-json3-dev libpcre2-dev libicu-dev libssl-dev libgtest-dev
   python3 python3-jinja2
