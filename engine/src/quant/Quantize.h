@@ -16,18 +16,21 @@ namespace hearth::quant {
 bool canQuantize(TensorType t);
 
 // Returns false (and writes nothing) for an unsupported type or an n that is not a block multiple.
-bool quantize(TensorType t, const float* x, void* dst, int64_t n);
+// importance (optional, n values >= 0) says how much each element's error counts relative to the
+// others (e.g. the squared norm gain in front of each input column); it multiplies the searches'
+// own weighting. F32/F16/BF16 ignore it.
+bool quantize(TensorType t, const float* x, void* dst, int64_t n, const float* importance = nullptr);
 
-// Per-type entry points (n a multiple of the block size).
-void quantizeQ4_0(const float* x, void* dst, int64_t n);
-void quantizeQ4_1(const float* x, void* dst, int64_t n);
-void quantizeQ5_0(const float* x, void* dst, int64_t n);
-void quantizeQ5_1(const float* x, void* dst, int64_t n);
-void quantizeQ8_0(const float* x, void* dst, int64_t n);
-void quantizeQ2_K(const float* x, void* dst, int64_t n);
-void quantizeQ3_K(const float* x, void* dst, int64_t n);
-void quantizeQ4_K(const float* x, void* dst, int64_t n);
-void quantizeQ5_K(const float* x, void* dst, int64_t n);
-void quantizeQ6_K(const float* x, void* dst, int64_t n);
+// Per-type entry points (n a multiple of the block size; importance as above, or nullptr).
+void quantizeQ4_0(const float* x, void* dst, int64_t n, const float* importance = nullptr);
+void quantizeQ4_1(const float* x, void* dst, int64_t n, const float* importance = nullptr);
+void quantizeQ5_0(const float* x, void* dst, int64_t n, const float* importance = nullptr);
+void quantizeQ5_1(const float* x, void* dst, int64_t n, const float* importance = nullptr);
+void quantizeQ8_0(const float* x, void* dst, int64_t n, const float* importance = nullptr);
+void quantizeQ2_K(const float* x, void* dst, int64_t n, const float* importance = nullptr);
+void quantizeQ3_K(const float* x, void* dst, int64_t n, const float* importance = nullptr);
+void quantizeQ4_K(const float* x, void* dst, int64_t n, const float* importance = nullptr);
+void quantizeQ5_K(const float* x, void* dst, int64_t n, const float* importance = nullptr);
+void quantizeQ6_K(const float* x, void* dst, int64_t n, const float* importance = nullptr);
 
 }  // namespace hearth::quant

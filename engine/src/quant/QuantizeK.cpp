@@ -55,11 +55,13 @@ float symRequantize(const float* x, const float* w, const SymSpec& sp, SymState&
     return err;
 }
 
-void kSymmetric(const float* x, const SymSpec& sp, SymState& best) {
+void kSymmetric(const float* x, const float* imp, const SymSpec& sp, SymState& best) {
     float w[256], ws[256], s[16], sw[16];
     const float rms = rmsOf(x, 256);
     importanceWeights(x, 256, rms, sp.sub, w);
     importanceWeights(x, 256, rms, sp.super, ws);
+    scaleByImportance(w, imp, 256);
+    scaleByImportance(ws, imp, 256);
     SymState st;
     for (int j = 0; j < 16; ++j) {
         s[j] = fitSymmetric(x + 16 * j, w + 16 * j, 16, sp.qlo, sp.qhi, sp.window, st.q + 16 * j);
@@ -132,11 +134,13 @@ float affRequantize(const float* x, const float* w, const AffSpec& sp, AffState&
     return err;
 }
 
-void kAffine(const float* x, const AffSpec& sp, AffState& best) {
+void kAffine(const float* x, const float* imp, const AffSpec& sp, AffState& best) {
     float w[256], ws[256], s[16], m[16], sw[16], mw[16];
     const float rms = rmsOf(x, 256);
     importanceWeights(x, 256, rms, sp.sub, w);
     importanceWeights(x, 256, rms, sp.super, ws);
+    scaleByImportance(w, imp, 256);
+    scaleByImportance(ws, imp, 256);
     AffState st;
     for (int j = 0; j < sp.nsub; ++j) {
         const float* xj = x + sp.len * j;
@@ -216,11 +220,11 @@ const AffSpec kQ2 = {16, 16, 3, 15, Weighting::Abs, Weighting::Uniform};
 
 }  // namespace
 
-void quantizeQ6_K(const float* x, void* dst, int64_t n) {
+void quantizeQ6_K(const float* x, void* dst, int64_t n, const float* imp) {
     auto* b = static_cast<BlockQ6_K*>(dst);
     SymState st;
-    for (int64_t i = 0; i < n / 256; ++i, x += 256) {
-        kSymmetric(x, kQ6, st);
+    for (int64_t i = 0; i < n / 256; ++i, x += 256, imp = imp ? imp + 256 : nullptr) {
+        kSymmetric(x, imp, kQ6, st);
         std::memset(&b[i], 0, sizeof(BlockQ6_K));
         b[i].d = st.d;
         for (int j = 0; j < 16; ++j) b[i].scales[j] = static_cast<int8_t>(st.sc[j]);
@@ -232,11 +236,11 @@ void quantizeQ6_K(const float* x, void* dst, int64_t n) {
     }
 }
 
-void quantizeQ3_K(const float* x, void* dst, int64_t n) {
+void quantizeQ3_K(const float* x, void* dst, int64_t n, const float* imp) {
     auto* b = static_cast<BlockQ3_K*>(dst);
     SymState st;
-    for (int64_t i = 0; i < n / 256; ++i, x += 256) {
-        kSymmetric(x, kQ3, st);
+    for (int64_t i = 0; i < n / 256; ++i, x += 256, imp = imp ? imp + 256 : nullptr) {
+        kSymmetric(x, imp, kQ3, st);
         std::memset(&b[i], 0, sizeof(BlockQ3_K));
         b[i].d = st.d;
         uint8_t stored[16];
@@ -250,46 +254,44 @@ void quantizeQ3_K(const float* x, void* dst, int64_t n) {
     }
 }
 
-void quantizeQ4_K(const float* x, void* dst, int64_t n) {
-    auto* b = static_cast<BlockQ4_K*>(dst);
-    AffState st;
-    for (int64_t i = 0; i < n / 256; ++i, x += 256) {
-        kAffine(x, kQ4, st);
-        uint8_t sc[8], mn[8];
-        for (int j = 0; j < 8; ++j) sc[j] = static_cast<uint8_t>(st.sc[j]), mn[j] = static_cast<uint8_t>(st.mn[j]);
-        b[i].d = st.d, b[i].dmin = st.dmin;
-        packScaleMinK4(sc, mn, b[i].scales);
-        for (int c = 0; c < 4; ++c)
-            for (int l = 0; l < 32; ++l)
-                b[i].qs[32 * c + l] = static_cast<uint8_t>(st.q[64 * c + l] | (st.q[64 * c + 32 + l] << 4));
-    }
-}
+namespace {
 
-void quantizeQ5_K(const float* x, void* dst, int64_t n) {
-    auto* b = static_cast<BlockQ5_K*>(dst);
+// Q4_K and Q5_K share everything but the fifth bit.
+template <class Block>
+void quantizeQ45_K(const float* x, Block* b, int64_t n, const float* imp, const AffSpec& spec) {
     AffState st;
-    for (int64_t i = 0; i < n / 256; ++i, x += 256) {
-        kAffine(x, kQ5, st);
+    for (int64_t i = 0; i < n / 256; ++i, x += 256, imp = imp ? imp + 256 : nullptr) {
+        kAffine(x, imp, spec, st);
         uint8_t sc[8], mn[8];
         for (int j = 0; j < 8; ++j) sc[j] = static_cast<uint8_t>(st.sc[j]), mn[j] = static_cast<uint8_t>(st.mn[j]);
         b[i].d = st.d, b[i].dmin = st.dmin;
         packScaleMinK4(sc, mn, b[i].scales);
-        std::memset(b[i].qh, 0, 32);
+        if constexpr (requires { b[i].qh; }) std::memset(b[i].qh, 0, 32);
         for (int c = 0; c < 4; ++c) {
             for (int l = 0; l < 32; ++l) {
                 const int lo = st.q[64 * c + l], hi = st.q[64 * c + 32 + l];
                 b[i].qs[32 * c + l] = static_cast<uint8_t>((lo & 15) | ((hi & 15) << 4));
-                b[i].qh[l] |= static_cast<uint8_t>(((lo >> 4) << (2 * c)) | ((hi >> 4) << (2 * c + 1)));
+                if constexpr (requires { b[i].qh; })
+                    b[i].qh[l] |= static_cast<uint8_t>(((lo >> 4) << (2 * c)) | ((hi >> 4) << (2 * c + 1)));
             }
         }
     }
 }
 
-void quantizeQ2_K(const float* x, void* dst, int64_t n) {
+}  // namespace
+
+void quantizeQ4_K(const float* x, void* dst, int64_t n, const float* imp) {
+    quantizeQ45_K(x, static_cast<BlockQ4_K*>(dst), n, imp, kQ4);
+}
+void quantizeQ5_K(const float* x, void* dst, int64_t n, const float* imp) {
+    quantizeQ45_K(x, static_cast<BlockQ5_K*>(dst), n, imp, kQ5);
+}
+
+void quantizeQ2_K(const float* x, void* dst, int64_t n, const float* imp) {
     auto* b = static_cast<BlockQ2_K*>(dst);
     AffState st;
-    for (int64_t i = 0; i < n / 256; ++i, x += 256) {
-        kAffine(x, kQ2, st);
+    for (int64_t i = 0; i < n / 256; ++i, x += 256, imp = imp ? imp + 256 : nullptr) {
+        kAffine(x, imp, kQ2, st);
         std::memset(&b[i], 0, sizeof(BlockQ2_K));
         b[i].d = st.d, b[i].dmin = st.dmin;
         for (int j = 0; j < 16; ++j) b[i].scales[j] = static_cast<uint8_t>(st.sc[j] | (st.mn[j] << 4));

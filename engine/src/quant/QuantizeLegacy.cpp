@@ -10,18 +10,20 @@ namespace hearth::quant {
 namespace {
 
 // Search a symmetric block, store the scale as half, re-round q against the stored scale.
-f16_t symmetricBlock(const float* x, int qlo, int qhi, float window, int8_t* q) {
+f16_t symmetricBlock(const float* x, const float* imp, int qlo, int qhi, float window, int8_t* q) {
     float w[32];
     importanceWeights(x, 32, 0, Weighting::Square, w);
+    scaleByImportance(w, imp, 32);
     const float s = fitSymmetric(x, w, 32, qlo, qhi, window, q);
     const f16_t d = f32ToF16(s);
     roundSymmetric(x, 32, f16ToF32(d), qlo, qhi, q);
     return d;
 }
 
-void affineBlock(const float* x, int qmax, f16_t& d, f16_t& m, uint8_t* q) {
+void affineBlock(const float* x, const float* imp, int qmax, f16_t& d, f16_t& m, uint8_t* q) {
     float w[32];
     importanceWeights(x, 32, rmsOf(x, 32), Weighting::RmsPlusAbs, w);
+    scaleByImportance(w, imp, 32);
     const AffineFit f = fitAffine(x, w, 32, qmax, false, q);
     d = f32ToF16(f.scale);
     m = f32ToF16(f.offset);
@@ -46,24 +48,24 @@ void storeValues(Block& b, const int* u) {
 }
 
 template <class Block, int kQlo, int kQhi>
-void quantizeSymmetric(const float* x, void* dst, int64_t n, float window) {
+void quantizeSymmetric(const float* x, void* dst, int64_t n, const float* imp, float window) {
     auto* b = static_cast<Block*>(dst);
-    for (int64_t i = 0; i < n / 32; ++i, x += 32) {
+    for (int64_t i = 0; i < n / 32; ++i, x += 32, imp = imp ? imp + 32 : nullptr) {
         int8_t q[32];
         int u[32];
-        b[i].d = symmetricBlock(x, kQlo, kQhi, window, q);
+        b[i].d = symmetricBlock(x, imp, kQlo, kQhi, window, q);
         for (int j = 0; j < 32; ++j) u[j] = q[j] - kQlo;
         storeValues(b[i], u);
     }
 }
 
 template <class Block, int kQmax>
-void quantizeWithMin(const float* x, void* dst, int64_t n) {
+void quantizeWithMin(const float* x, void* dst, int64_t n, const float* imp) {
     auto* b = static_cast<Block*>(dst);
-    for (int64_t i = 0; i < n / 32; ++i, x += 32) {
+    for (int64_t i = 0; i < n / 32; ++i, x += 32, imp = imp ? imp + 32 : nullptr) {
         uint8_t q[32];
         int u[32];
-        affineBlock(x, kQmax, b[i].d, b[i].m, q);
+        affineBlock(x, imp, kQmax, b[i].d, b[i].m, q);
         for (int j = 0; j < 32; ++j) u[j] = q[j];
         storeValues(b[i], u);
     }
@@ -71,16 +73,20 @@ void quantizeWithMin(const float* x, void* dst, int64_t n) {
 
 }  // namespace
 
-void quantizeQ4_0(const float* x, void* dst, int64_t n) { quantizeSymmetric<BlockQ4_0, -8, 7>(x, dst, n, 0.35f); }
-void quantizeQ5_0(const float* x, void* dst, int64_t n) { quantizeSymmetric<BlockQ5_0, -16, 15>(x, dst, n, 0.25f); }
-void quantizeQ4_1(const float* x, void* dst, int64_t n) { quantizeWithMin<BlockQ4_1, 15>(x, dst, n); }
-void quantizeQ5_1(const float* x, void* dst, int64_t n) { quantizeWithMin<BlockQ5_1, 31>(x, dst, n); }
+void quantizeQ4_0(const float* x, void* dst, int64_t n, const float* imp) {
+    quantizeSymmetric<BlockQ4_0, -8, 7>(x, dst, n, imp, 0.35f);
+}
+void quantizeQ5_0(const float* x, void* dst, int64_t n, const float* imp) {
+    quantizeSymmetric<BlockQ5_0, -16, 15>(x, dst, n, imp, 0.25f);
+}
+void quantizeQ4_1(const float* x, void* dst, int64_t n, const float* imp) { quantizeWithMin<BlockQ4_1, 15>(x, dst, n, imp); }
+void quantizeQ5_1(const float* x, void* dst, int64_t n, const float* imp) { quantizeWithMin<BlockQ5_1, 31>(x, dst, n, imp); }
 
-void quantizeQ8_0(const float* x, void* dst, int64_t n) {
+void quantizeQ8_0(const float* x, void* dst, int64_t n, const float* imp) {
     auto* b = static_cast<BlockQ8_0*>(dst);
-    for (int64_t i = 0; i < n / 32; ++i, x += 32) {
+    for (int64_t i = 0; i < n / 32; ++i, x += 32, imp = imp ? imp + 32 : nullptr) {
         int8_t q[32];
-        b[i].d = symmetricBlock(x, -127, 127, 0.02f, q);
+        b[i].d = symmetricBlock(x, imp, -127, 127, 0.02f, q);
         std::memcpy(b[i].qs, q, 32);
     }
 }

@@ -42,6 +42,11 @@ enum class Weighting {
 };
 void importanceWeights(const float* x, int n, float rms, Weighting kind, float* w);
 float rmsOf(const float* x, int n);
+// w[i] *= importance[i] (a no-op for importance == nullptr).
+inline void scaleByImportance(float* w, const float* importance, int n) {
+    if (importance)
+        for (int i = 0; i < n; ++i) w[i] *= importance[i];
+}
 
 // Weighted squared error of x against scale * q (+ offset).
 float symmetricError(const float* x, const float* w, int n, float scale, const int8_t* q);

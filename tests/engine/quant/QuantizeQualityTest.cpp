@@ -43,10 +43,11 @@ TEST_P(QuantizeQuality, NoWorseThanLlamaCpp) {
         const auto x = test::tensorAsF32(**ref, *(*ref)->findTensor(t.name));
         const double ours = test::relativeRmse(roundTrip(t.type, x), x);
         const double them = test::relativeRmse(test::tensorAsF32(**theirs, t), x);
-        std::printf("%-28s %-5s ours %.5f llama.cpp %.5f\n", t.name.c_str(), std::string(tensorTypeName(t.type)).c_str(), ours, them);
         sumOurs += ours, sumTheirs += them, ++n;
     }
     ASSERT_GT(n, 0);
+    std::printf("  %-5s mean relative RMSE over %d tensors: ours %.5f, llama.cpp %.5f\n",
+                std::string(tensorTypeName(GetParam().type)).c_str(), n, sumOurs / n, sumTheirs / n);
     EXPECT_LE(sumOurs, sumTheirs * 1.0) << "mean error ours " << sumOurs / n << " llama.cpp " << sumTheirs / n;
 }
 
