@@ -45,6 +45,10 @@ struct SpecConfig {
     int minNgram = 1;
     int maxNgram = 4;
     int disableAboveBatch = 16;  // speculation switches off when this many sequences decode at once
+    // true: draft lengths per sequence from its acceptance rate and the measured step costs (zero
+    // when speculation would not pay); false: always maxDraft drafts where a proposer has them
+    // (fixed-length speculation, as vLLM's num_speculative_tokens; reproducible step counts).
+    bool adaptive = true;
 };
 
 struct EngineConfig {

@@ -83,6 +83,7 @@ Result<std::unique_ptr<EngineCore>> EngineCore::create(std::unique_ptr<Backend> 
         auto sd = SpecDecoder::create(config.spec, std::move(spec), config.kvType, config.maxBatchTokens);
         HEARTH_TRY(sd);
         specDecoder = std::move(*sd);
+        if (options.specCostRatio >= 0) specDecoder->fixCosts(options.specCostRatio);
     }
 
     std::unique_ptr<EngineCore> core(new EngineCore());
@@ -246,13 +247,11 @@ int32_t EngineCore::emitTokens(const SeqUpdate& u, size_t firstLogprob, Clock::t
         // Tokens after a stop string (or a closed constrained document) are taken back.
         if (!(last && u.finished) && stream.stopStringMatched()) {
             scheduler_->finish(u.id, FinishReason::Stop, m - 1 - j);
-            totalGeneratedTokens_ -= static_cast<uint64_t>(m - 1 - j);
             return j + 1;
         }
         if (auto* c = stream.constraint(); c && c->accept(t) && c->isFinished() && !(last && u.finished) &&
                                            !stream.stopStringMatched()) {
             scheduler_->finish(u.id, FinishReason::Stop, m - 1 - j);
-            totalGeneratedTokens_ -= static_cast<uint64_t>(m - 1 - j);
             return j + 1;
         }
     }

@@ -34,6 +34,8 @@ namespace hearth {
 struct EngineCoreOptions {
     Hash128 fingerprint;          // model file + backend + KV layout (block hashes and disk files)
     int32_t modelContext = 2048;  // the model's own context, used when EngineConfig::contextLength is 0
+    // Tests: >= 0 fixes the draft planner's step costs (1 + ratio per token) instead of timing steps.
+    double specCostRatio = -1;
 };
 
 class EngineCore {

@@ -11,16 +11,11 @@
 #include <string>
 #include <vector>
 
+#include "hearth/domain_index.h"
 #include "hearth/result.h"
 #include "hearth/tokenizer.h"
 
 namespace hearth {
-
-struct IndexBuildProgress {
-    enum class Phase { Scanning, Tokenizing, Sorting, Writing } phase;
-    uint64_t done = 0, total = 0;  // files while tokenizing; suffixes while sorting; bytes while writing
-    uint64_t tokens = 0;
-};
 
 class DomainIndexBuilder {
 public:

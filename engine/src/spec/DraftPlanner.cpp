@@ -6,10 +6,22 @@
 namespace hearth {
 namespace {
 constexpr double kRoundPrior = 0.25;  // a draft round, as a share of a one-token target step, until measured
+constexpr double kSpecPriorWeight = 3.0;
 }
 
-double DraftPlanner::predictPlain(double n) const { return plain_.empty() && !spec_.empty() ? spec_.predict(n) : plain_.predict(n); }
-double DraftPlanner::predictSpec(double n) const { return spec_.empty() ? predictPlain(n) : spec_.predict(n); }
+double DraftPlanner::predictPlain(double n) const {
+    if (fixedRatio_ >= 0) return 1 + fixedRatio_ * n;
+    return plain_.empty() && !spec_.empty() ? spec_.predict(n) : plain_.predict(n);
+}
+
+// Until the spec model has seen a few steps, it leans on the plain one (a single slow first
+// sample must not switch speculation off for good).
+double DraftPlanner::predictSpec(double n) const {
+    if (fixedRatio_ >= 0) return predictPlain(n);
+    if (spec_.empty() || plain_.empty()) return spec_.empty() ? predictPlain(n) : spec_.predict(n);
+    const double w = spec_.weight();
+    return (w * spec_.predict(n) + kSpecPriorWeight * plain_.predict(n)) / (w + kSpecPriorWeight);
+}
 
 void DraftPlanner::recordStep(int32_t tokens, bool withDrafts, double seconds) {
     (withDrafts ? spec_ : plain_).add(tokens, seconds);
@@ -37,7 +49,8 @@ void DraftPlanner::plan(std::span<const Seq> seqs, std::vector<int32_t>& k) {
         return x.g != y.g ? x.g > y.g : x.depth != y.depth ? x.depth < y.depth : x.seq < y.seq;
     });
     const double b = static_cast<double>(seqs.size());
-    const double round = modelRounds_ ? (roundSeconds_ >= 0 ? roundSeconds_ : kRoundPrior * predictPlain(1)) : 0.0;
+    const bool measured = roundSeconds_ >= 0 && fixedRatio_ < 0;
+    const double round = modelRounds_ ? (measured ? roundSeconds_ : kRoundPrior * predictPlain(1)) : 0.0;
     double best = b / predictPlain(b);
     size_t bestM = 0;
     double expected = b;
@@ -51,7 +64,9 @@ void DraftPlanner::plan(std::span<const Seq> seqs, std::vector<int32_t>& k) {
             bestM = m;
         }
     }
-    if (bestM == 0 && ++sinceSpec_ >= kExploreEvery) {
+    // Explore often while the spec model knows little, rarely once it has a record.
+    const int every = spec_.weight() < 8 ? kExploreEvery / 8 : kExploreEvery;
+    if (bestM == 0 && ++sinceSpec_ >= every) {
         // Explore: the first draft of every sequence that has one.
         for (size_t m = 0; m < gains_.size(); ++m)
             if (gains_[m].depth == 1) ++k[gains_[m].seq];

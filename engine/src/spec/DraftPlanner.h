@@ -8,8 +8,9 @@
 // one drafting round (batched over the sequences). The planner takes draft tokens in order of
 // expected gain and keeps the count that maximises expected tokens per second; that count is zero
 // when speculation would not pay (a large batch, a poor acceptance rate, a slow draft model). Every
-// kExploreEvery plans that chose nothing, it tries one draft per sequence anyway, so the cost
-// models keep seeing steps with drafts when conditions change.
+// kExploreEvery plans that chose nothing (an eighth of that while the spec model has seen fewer
+// than 8 steps, whose predictions lean on the plain model meanwhile), it tries one draft per
+// sequence anyway, so the cost models keep seeing steps with drafts when conditions change.
 //
 // Invariants: plan() gives each sequence at most its limit; the returned counts are a prefix of the
 // gain order, so a sequence's k only ever drops tokens from its end.
@@ -37,6 +38,9 @@ public:
     // k[i] for each sequence (all of them decode in this step, one token each plus their drafts).
     void plan(std::span<const Seq> seqs, std::vector<int32_t>& k);
 
+    // Tests: no measuring; a step of N tokens costs 1 + ratio·N, a draft round a quarter of a step.
+    void fixCosts(double ratio) { fixedRatio_ = ratio; }
+
     // Measured target steps (forward and verification), and draft-model rounds.
     void recordStep(int32_t tokens, bool withDrafts, double seconds);
     void recordDraftRound(double seconds);
@@ -49,6 +53,7 @@ private:
     double predictSpec(double n) const;
 
     bool modelRounds_;
+    double fixedRatio_ = -1;
     StepCostModel plain_, spec_;
     double roundSeconds_ = -1;  // EMA; < 0: none measured
     int sinceSpec_ = 0;

@@ -103,7 +103,12 @@ Status SpecDecoder::propose(std::span<const Target> seqs) {
         }
         if (st.source != DraftSource::None) planSeqs_[i].alpha = alpha(st, st.source);
     }
-    planner_.plan(planSeqs_, planK_);
+    if (config_.adaptive) {
+        planner_.plan(planSeqs_, planK_);
+    } else {
+        planK_.resize(seqs.size());
+        for (size_t i = 0; i < seqs.size(); ++i) planK_[i] = planSeqs_[i].limit;
+    }
 
     if (!draft_) {
         for (size_t i = 0; i < seqs.size(); ++i) {

@@ -71,6 +71,8 @@ public:
         counters_.steps += withDrafts;
     }
     void release(RequestId id);
+    // Tests: fixed step costs instead of measured ones (see DraftPlanner::fixCosts).
+    void fixCosts(double ratio) { planner_.fixCosts(ratio); }
 
     const SpecConfig& config() const { return config_; }
     const SpecCounters& counters() const { return counters_; }

@@ -6,6 +6,9 @@ namespace hearth {
 
 void StepCostModel::add(double n, double t) {
     if (!(t >= 0) || !(n >= 0)) return;
+    // A step the OS delayed (preempted thread, page faults) says little about the next one: once
+    // the model has seen a few steps, cap a sample at a few times the prediction.
+    if (w_ >= 8) t = std::min(t, 4 * predict(n));
     w_ = w_ * decay_ + 1;
     sn_ = sn_ * decay_ + n;
     st_ = st_ * decay_ + t;

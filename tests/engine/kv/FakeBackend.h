@@ -5,6 +5,10 @@
 // and reading KV through a wrong or stale block changes the output or fails the step. This makes
 // batch invariance, prefix reuse, tier copies and preemption checkable token for token.
 //
+// setPattern() makes outputs repetitive, as text is: at a share of positions (picked by the history
+// hash) the logits depend only on the last token, so greedy runs fall into short cycles that prompt
+// lookup can predict; a salt changes the other positions (a draft model that agrees only partly).
+//
 // Also a FakeTokenizer: token i < 52 is one letter, 52..61 digits, 62 a space, 63 the first byte
 // of "é" and no id its second byte (so tokens 63 exercise the UTF-8 hold-back and U+FFFD flush).
 
@@ -54,7 +58,8 @@ public:
     Status forward(const ForwardBatch& batch, std::vector<float>& logits) override {
         if (failNext_.exchange(false)) return makeError(ErrorCode::Internal, "injected backend failure");
         HEARTH_TRY(batch.validate(numBlocks_, vocab_));
-        if (delayUs_ > 0) std::this_thread::sleep_for(std::chrono::microseconds(delayUs_.load()));
+        if (const int us = delayUs_ + tokenDelayUs_ * batch.numTokens(); us > 0)
+            std::this_thread::sleep_for(std::chrono::microseconds(us));
         logits.assign(batch.logitRows.size() * vocab_, 0.0f);
         size_t row = 0;
         for (const auto& s : batch.seqs) {
@@ -72,9 +77,7 @@ public:
                 const uint64_t h = mix(mix(prev, static_cast<uint64_t>(tok)), static_cast<uint64_t>(pos));
                 slotAt(pos) = Slot{tok, pos, h};
                 if (row < batch.logitRows.size() && batch.logitRows[row] == s.tokenBegin + i) {
-                    float* out = logits.data() + row * vocab_;
-                    for (uint32_t v = 0; v < vocab_; ++v)
-                        out[v] = static_cast<float>(mix(h, v) >> 40) / static_cast<float>(1 << 24) * 8.0f;
+                    fillLogits(h, tok, logits.data() + row * vocab_);
                     ++row;
                 }
             }
@@ -148,17 +151,33 @@ public:
     }
     uint64_t deviceSampledSteps() const { return deviceSampled_; }
 
+    // percent of positions use the two-token pattern; salt varies the rest (0, 0: plain hashing).
+    void setPattern(int percent, uint64_t salt) {
+        patternPercent_ = percent;
+        salt_ = salt;
+    }
+
+    // The logits after `tok` at a position whose history hash is h.
+    void fillLogits(uint64_t h, TokenId tok, float* out) const {
+        uint64_t key = salt_ ? mix(h, salt_) : h;
+        if (patternPercent_ > 0 && mix(h, 0x9a77e2ull ^ salt_) % 100 < static_cast<uint64_t>(patternPercent_))
+            key = mix(0x77ull, static_cast<uint64_t>(tok));
+        for (uint32_t v = 0; v < vocab_; ++v) out[v] = static_cast<float>(mix(key, v) >> 40) / static_cast<float>(1 << 24) * 8.0f;
+    }
+
     // Greedy continuation of `tokens` by n tokens, computed directly (the reference for tests).
     std::vector<TokenId> reference(std::vector<TokenId> tokens, int n, const std::vector<TokenId>& banned = {}) const {
         std::vector<TokenId> out;
         uint64_t h = 0x1234567ull;
         for (size_t p = 0; p < tokens.size(); ++p) h = mix(mix(h, static_cast<uint64_t>(tokens[p])), p);
+        std::vector<float> row(vocab_);
         for (int i = 0; i < n; ++i) {
+            fillLogits(h, tokens.empty() ? -1 : tokens.back(), row.data());
             TokenId best = -1;
             float bestV = -1;
             for (uint32_t v = 0; v < vocab_; ++v) {
                 if (std::find(banned.begin(), banned.end(), static_cast<TokenId>(v)) != banned.end()) continue;
-                const float x = static_cast<float>(mix(h, v) >> 40) / static_cast<float>(1 << 24) * 8.0f;
+                const float x = row[v];
                 if (x > bestV) {
                     bestV = x;
                     best = static_cast<TokenId>(v);
@@ -182,6 +201,7 @@ public:
     uint64_t copyOutCalls() const { return copyOutCalls_; }
     void failNextForward() { failNext_ = true; }
     void setDelayUs(int us) { delayUs_ = us; }
+    void setTokenDelayUs(int us) { tokenDelayUs_ = us; }  // per token of the batch, on top
 
 private:
     uint32_t vocab_;
@@ -193,7 +213,9 @@ private:
     std::atomic<bool> failNext_{false};
     bool deviceSampling_ = false;
     std::atomic<uint64_t> deviceSampled_{0};
-    std::atomic<int> delayUs_{0};
+    std::atomic<int> delayUs_{0}, tokenDelayUs_{0};
+    int patternPercent_ = 0;
+    uint64_t salt_ = 0;
 };
 
 class FakeTokenizer final : public Tokenizer {

@@ -83,18 +83,45 @@ inline GenerationRequest greedy(std::vector<TokenId> prompt, int n, std::string 
     return r;
 }
 
+// Speculative decoding over fakes: the target's repetitive share (FakeBackend::setPattern), and
+// what config.spec's method needs (a draft FakeBackend, an index).
+struct FakeSpec {
+    int pattern = 0;
+    int draftPattern = -1;     // >= 0: a draft FakeBackend with this pattern share and draftSalt
+    uint64_t draftSalt = 1;
+    std::shared_ptr<const DomainIndex> index;
+    // A fixed cost per forward (a memory-bound step), so the planner's measured costs say that
+    // speculation pays, as on a real small-batch decode; the draft model costs a fraction of it.
+    int delayUs = 0, draftDelayUs = 0;
+    int tokenDelayUs = 0;  // the target's cost per token of a step, on top
+    double costRatio = -1;  // >= 0: the planner's fixed cost per token (no timing, deterministic)
+};
+
 class CoreHarness {
 public:
     // kvBlocks: device pool size (blocks of 16 tokens).
     explicit CoreHarness(EngineConfig cfg, uint32_t kvBlocks = 64, std::shared_ptr<const Tokenizer> tok = nullptr,
-                         Hash128 fingerprint = Hash128{0xfa4e, 1}) {
+                         Hash128 fingerprint = Hash128{0xfa4e, 1}, const FakeSpec& spec = {}) {
         auto be = std::make_unique<FakeBackend>();
         backend = be.get();
+        backend->setPattern(spec.pattern, 0);
+        backend->setDelayUs(spec.delayUs);
+        backend->setTokenDelayUs(spec.tokenDelayUs);
         cfg.kvBytes = static_cast<uint64_t>(kvBlocks) * be->kvBlockBytes(KvDType::F16);
         if (cfg.contextLength == 0) cfg.contextLength = 4096;
         EngineCoreOptions o;
         o.fingerprint = fingerprint;
-        auto c = EngineCore::create(std::move(be), std::move(tok), cfg, o);
+        o.specCostRatio = spec.costRatio;
+        SpecResources res;
+        res.index = spec.index;
+        if (spec.draftPattern >= 0) {
+            auto d = std::make_unique<FakeBackend>();
+            d->setPattern(spec.draftPattern, spec.draftSalt);
+            d->setDelayUs(spec.draftDelayUs);
+            draft = d.get();
+            res.draftBackend = std::move(d);
+        }
+        auto c = EngineCore::create(std::move(be), std::move(tok), cfg, o, std::move(res));
         EXPECT_TRUE(c.ok()) << (c.ok() ? "" : c.error().toString());
         if (c.ok()) core = std::move(*c);
     }
@@ -122,6 +149,7 @@ public:
     }
 
     FakeBackend* backend = nullptr;
+    FakeBackend* draft = nullptr;  // owned by the core's draft model runner
     std::unique_ptr<EngineCore> core;
     RequestId nextId = 1;
 };

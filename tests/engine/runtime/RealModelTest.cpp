@@ -10,102 +10,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "../TestPaths.h"
-#include "hearth/engine.h"
+#include "RealModelHarness.h"
 
 namespace hearth {
 namespace {
 namespace fs = std::filesystem;
 
-struct Case {
-    std::string model, prompt, text;
-    int n = 0;
-    std::vector<TokenId> promptTokens, tokens;
-};
-
-std::vector<Case> referenceCases(const std::string& file, const std::string& model) {
-    std::ifstream in(test::testdataPath("reference/" + file));
-    EXPECT_TRUE(in.good()) << file;
-    std::vector<Case> out;
-    for (const auto& j : nlohmann::json::parse(in)) {
-        if (j["model"] != model) continue;
-        Case c;
-        c.model = j["model"];
-        c.prompt = j["prompt"];
-        c.text = j["text"];
-        c.n = j["n"];
-        c.promptTokens = j["prompt_tokens"].get<std::vector<TokenId>>();
-        c.tokens = j["tokens"].get<std::vector<TokenId>>();
-        out.push_back(std::move(c));
-    }
-    return out;
-}
-
-class Sink : public TokenSink {
-public:
-    void onTokens(RequestId, std::span<const TokenId> t, std::string_view d, const std::vector<TokenLogprob>*) override {
-        std::lock_guard<std::mutex> l(m_);
-        tokens.insert(tokens.end(), t.begin(), t.end());
-        text += d;
-        cv_.notify_all();
-    }
-    void onFinished(RequestId, FinishReason r, const Usage& u) override {
-        std::lock_guard<std::mutex> l(m_);
-        reason = r;
-        usage = u;
-        done = true;
-        cv_.notify_all();
-    }
-    void onError(RequestId, const Error& e) override {
-        std::lock_guard<std::mutex> l(m_);
-        error = e.toString();
-        done = true;
-        cv_.notify_all();
-    }
-    void wait() {
-        std::unique_lock<std::mutex> l(m_);
-        ASSERT_TRUE(cv_.wait_for(l, std::chrono::seconds(120), [&] { return done; }));
-        ASSERT_TRUE(error.empty()) << error;
-    }
-    void waitTokens(size_t n) {
-        std::unique_lock<std::mutex> l(m_);
-        cv_.wait_for(l, std::chrono::seconds(60), [&] { return done || tokens.size() >= n; });
-    }
-    std::vector<TokenId> tokens;
-    std::string text, error;
-    FinishReason reason = FinishReason::Stop;
-    Usage usage;
-    bool done = false;
-
-private:
-    std::mutex m_;
-    std::condition_variable cv_;
-};
-
-std::unique_ptr<Engine> open(EngineConfig c, const std::string& model) {
-    c.modelPath = test::modelPath(model);
-    // One thread: these models are tiny, and a thread pool's barriers only add waiting on a busy
-    // 2-core CI machine.
-    if (c.threads == 0) c.threads = 1;
-    auto e = Engine::create(c);
-    EXPECT_TRUE(e.ok()) << (e.ok() ? "" : e.error().toString());
-    return e.ok() ? std::move(*e) : nullptr;
-}
-
-GenerationRequest greedy(std::vector<TokenId> prompt, int n) {
-    GenerationRequest r;
-    r.promptTokens = std::move(prompt);
-    r.maxTokens = n;
-    r.ignoreEos = true;
-    r.sampling.temperature = 0;
-    return r;
-}
-
-std::shared_ptr<Sink> submit(Engine& e, GenerationRequest r) {
-    auto s = std::make_shared<Sink>();
-    e.submit(std::move(r), s);
-    return s;
-}
+using namespace test;
 
 TEST(RealModel, StoriesContinuationsMatchTheReferenceOneByOne) {
     auto cases = referenceCases("stories260K.json", "stories260K.gguf");
