@@ -1,6 +1,9 @@
 // hearth-cli run: raw completion (no chat template) through the engine.
 //   run -m MODEL -p PROMPT [-n N] [sampling] [--json] [engine flags]
 //       the continuation on stdout, streamed; --json prints one object at the end
+//   run -m MODEL --chat -p MESSAGE [--system TEXT] [...]
+//       the message as one user turn through the model's chat template (or --chat-template FILE);
+//       the reply stops at the template's end-of-turn token
 //   run -m MODEL --prompts FILE.jsonl [sampling defaults] [engine flags]
 //       every line {"prompt", "n", "temp", "seed", "ignore_eos", "user"} submitted at once to one
 //       engine (continuous batching); one JSON line per request, in input order
@@ -17,6 +20,7 @@
 #include "CommandRegistry.h"
 #include "EngineFlags.h"
 #include "SamplingFlags.h"
+#include "hearth/chat_formatter.h"
 #include "hearth/engine.h"
 
 namespace hearth::cli {
@@ -38,6 +42,7 @@ nlohmann::json resultJson(const Job& job) {
     const double decodeSec = (u.totalMs - u.ttftMs) / 1000.0;
     j["timings"] = {{"prefill_tok_s", prefillSec > 0 ? u.computedPromptTokens / prefillSec : 0.0},
                     {"decode_tok_s", decodeSec > 0 && u.completionTokens > 1 ? (u.completionTokens - 1) / decodeSec : 0.0}};
+    if (u.draftProposed > 0) j["speculative"] = {{"proposed", u.draftProposed}, {"accepted", u.draftAccepted}};
     j["finish_reason"] = finishReasonName(job.sink->reason);
     if (job.sink->error) j["error"] = job.sink->error->toString();
     return j;
@@ -67,7 +72,7 @@ std::string parseLine(const std::string& line, GenerationRequest& r, const Token
 int runRun(int argc, char** argv) {
     auto valueOpts = engineValueOptions();
     valueOpts.merge(samplingValueOptions());
-    valueOpts.insert({"m", "model", "p", "prompt", "prompts"});
+    valueOpts.insert({"m", "model", "p", "prompt", "prompts", "system"});
     CliArgs args(argc, argv, 2, valueOpts);
     EngineConfig config;
     const auto model = args.get("model", "m");
@@ -76,12 +81,16 @@ int runRun(int argc, char** argv) {
     GenerationRequest base;
     const std::string samplingError = readSamplingFlags(args, base, 128);
     const bool json = args.flag("json");
+    const bool chat = args.flag("chat");
+    const auto system = args.get("system");
     const std::string flagError = readEngineFlags(args, config);
     if (auto e = args.finish(); !e.empty()) return fail(e, 2);
     if (!samplingError.empty()) return fail(samplingError, 2);
     if (!flagError.empty()) return fail(flagError, 2);
     if (!model) return fail("run needs -m MODEL", 2);
     if (prompt.has_value() == promptsFile.has_value()) return fail("run needs exactly one of -p PROMPT or --prompts FILE", 2);
+    if (chat && !prompt) return fail("--chat goes with -p MESSAGE", 2);
+    if (system && !chat) return fail("--system needs --chat", 2);
 
     std::vector<Job> jobs;
     std::vector<std::string> lines;
@@ -100,7 +109,22 @@ int runRun(int argc, char** argv) {
 
     if (prompt) {
         Job job{base, nullptr};
-        job.request.promptTokens = e.tokenizer().encode(*prompt, TokenizeOptions{true, true});
+        if (chat) {
+            auto formatter = ChatFormatter::create(e.chatTemplate(), e.tokenizerPtr());
+            if (!formatter) return fail(formatter.error().toString());
+            ChatTemplateInputs conv;
+            conv.messages = nlohmann::ordered_json::array();
+            if (system) conv.messages.push_back({{"role", "system"}, {"content", *system}});
+            conv.messages.push_back({{"role", "user"}, {"content", *prompt}});
+            conv.addGenerationPrompt = true;
+            auto formatted = formatter->format(conv);
+            if (!formatted) return fail(formatted.error().toString());
+            job.request.promptTokens = std::move(formatted->tokens);
+            job.request.stop = std::move(formatted->stopStrings);
+            job.request.stopTokens = std::move(formatted->stopTokens);
+        } else {
+            job.request.promptTokens = e.tokenizer().encode(*prompt, TokenizeOptions{true, true});
+        }
         const bool stream = !json;
         job.sink = std::make_shared<CollectingSink>([stream](std::string_view t) {
             if (!stream) return;
@@ -140,7 +164,9 @@ int runRun(int argc, char** argv) {
 RegisterCommand reg("run",
                     "run -m MODEL (-p PROMPT | --prompts FILE.jsonl) [-n N] [--temp T] [--top-k K] [--top-p P]\n"
                     "      [--min-p P] [--seed S] [--ignore-eos] [--json] [--threads N] [--ctx N] [--kv-type f16|q8_0]\n"
-                    "      [--ram-cache MiB] [--disk-cache DIR] [--max-seqs N] [--batch-tokens N]   raw completion",
+                    "      [--ram-cache MiB] [--disk-cache DIR] [--max-seqs N] [--batch-tokens N]\n"
+                    "      [--chat [--system TEXT] [--chat-template FILE]] [--spec ngram|index:PATH|draft:MODEL]\n"
+                    "      [--spec-max N] [--devices 0,1 --split 3,1 --cpu-layers N]   completion (or one chat turn)",
                     runRun);
 
 }  // namespace

@@ -2,13 +2,16 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <vector>
 
 namespace hearth::cli {
 
 std::set<std::string> engineValueOptions() {
     return {"ctx",      "kv-type",       "ram-cache", "disk-cache", "disk-cache-size", "max-seqs", "batch-tokens",
-            "prefill-chunk", "threads", "t",         "devices",    "split",           "cpu-layers"};
+            "prefill-chunk", "threads", "t",         "devices",    "split",           "cpu-layers",
+            "spec",     "spec-max",      "spec-ngram", "spec-off-above", "chat-template"};
 }
 
 namespace {
@@ -64,6 +67,39 @@ std::string readEngineFlags(CliArgs& args, EngineConfig& c) {
         else if (*kv == "q8_0") c.kvType = KvDType::Q8_0;
         else return "--kv-type must be f16 or q8_0, got '" + *kv + "'";
     }
+    if (auto t = args.get("chat-template")) {
+        std::ifstream in(*t, std::ios::binary);
+        if (!in) return "--chat-template: cannot read '" + *t + "'";
+        std::ostringstream text;
+        text << in.rdbuf();
+        if (text.str().empty()) return "--chat-template: '" + *t + "' is empty";
+        c.chatTemplateOverride = text.str();
+    }
+    if (auto sp = args.get("spec")) {
+        const std::string v = *sp;
+        c.spec.path.clear();
+        if (v == "off" || v == "none") c.spec.method = SpecMethod::None;
+        else if (v == "ngram") c.spec.method = SpecMethod::NGram;
+        else if (v.rfind("index:", 0) == 0) c.spec.method = SpecMethod::Index, c.spec.path = v.substr(6);
+        else if (v.rfind("draft:", 0) == 0) c.spec.method = SpecMethod::Draft, c.spec.path = v.substr(6);
+        else return "--spec is ngram, index:PATH or draft:MODEL, got '" + v + "'";
+        if ((c.spec.method == SpecMethod::Index || c.spec.method == SpecMethod::Draft) && c.spec.path.empty())
+            return "--spec " + v + " needs a file after the colon";
+    }
+    if (args.flag("spec-fixed")) c.spec.adaptive = false;
+    const long long specMax = args.intOr("spec-max", "", c.spec.maxDraft);
+    if (specMax < 1 || specMax > 64) return "--spec-max must be between 1 and 64";
+    c.spec.maxDraft = static_cast<int>(specMax);
+    if (auto ng = args.get("spec-ngram")) {
+        std::vector<double> v;
+        if (!parseList(*ng, v) || v.size() != 2 || v[0] < 1 || v[1] < v[0] || v[1] > 64)
+            return "--spec-ngram is MIN,MAX (1 <= MIN <= MAX <= 64), got '" + *ng + "'";
+        c.spec.minNgram = static_cast<int>(v[0]);
+        c.spec.maxNgram = static_cast<int>(v[1]);
+    }
+    const long long offAbove = args.intOr("spec-off-above", "", c.spec.disableAboveBatch);
+    if (offAbove < 1 || offAbove > 4096) return "--spec-off-above must be between 1 and 4096";
+    c.spec.disableAboveBatch = static_cast<int>(offAbove);
     if (ctx < 0 || ctx > (1 << 24)) return "--ctx must be between 0 (the model's) and 16777216";
     if (threads < 0 || threads > 1024) return "--threads must be between 0 (all cores) and 1024";
     if (maxSeqs < 1 || maxSeqs > 4096) return "--max-seqs must be between 1 and 4096";
