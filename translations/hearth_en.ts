@@ -19,6 +19,16 @@
         </message>
     </context>
     <context>
+        <name>hearth::ui::ChatPage</name>
+        <message numerus="yes">
+            <source>The %n oldest message(s) no longer fit the model's context and were left out of this reply.</source>
+            <translation>
+                <numerusform>The %n oldest message no longer fit the model's context and were left out of this reply.</numerusform>
+                <numerusform>The %n oldest messages no longer fit the model's context and were left out of this reply.</numerusform>
+            </translation>
+        </message>
+    </context>
+    <context>
         <name>hearth::ui::ConversationListModel</name>
         <message numerus="yes">
             <source>%n message(s), updated %1</source>

@@ -212,6 +212,12 @@
             <source>Could not read the chat: %1</source>
             <translation>대화를 읽을 수 없습니다: %1</translation>
         </message>
+        <message numerus="yes">
+            <source>The %n oldest message(s) no longer fit the model's context and were left out of this reply.</source>
+            <translation>
+                <numerusform>오래된 메시지 %n개가 모델의 컨텍스트에 들어가지 않아 이번 답변에서는 빠졌습니다.</numerusform>
+            </translation>
+        </message>
     </context>
     <context>
         <name>hearth::ui::ConversationListModel</name>
@@ -1092,6 +1098,14 @@
         <message>
             <source>Cancelling…</source>
             <translation>취소하는 중…</translation>
+        </message>
+        <message>
+            <source>Automatic</source>
+            <translation>자동</translation>
+        </message>
+        <message>
+            <source>A tenth of the free memory, at most 16 GiB</source>
+            <translation>여유 메모리의 10분의 1, 최대 16 GiB</translation>
         </message>
     </context>
     <context>

@@ -4,7 +4,7 @@
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
-#include <QListView>
+#include <QTreeView>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -35,9 +35,12 @@ ChatPage::ChatPage(app::ChatStore& store, app::EngineHost& engine, QWidget* pare
     search_ = new QLineEdit(this);
     search_->setObjectName("chatSearch");
     search_->setClearButtonEnabled(true);
-    listView_ = new QListView(this);
+    listView_ = new QTreeView(this);
     listView_->setObjectName("conversationList");
     listView_->setModel(list_);
+    listView_->setHeaderHidden(true);
+    listView_->setRootIsDecorated(false);
+    listView_->setTextElideMode(Qt::ElideRight);
     listView_->setSelectionMode(QAbstractItemView::SingleSelection);
     new_ = new QPushButton(this);
     new_->setObjectName("newChatButton");
@@ -195,6 +198,11 @@ ChatPage::ChatPage(app::ChatStore& store, app::EngineHost& engine, QWidget* pare
     connect(runner_, &app::ChatRunner::replyFailed, this, [this](const QString& id, const QString& message) {
         if (id == current_) showNotice(tr("The reply failed: %1").arg(message));
     });
+    connect(runner_, &app::ChatRunner::historyTrimmed, this, [this](const QString& id, int turns) {
+        if (id == current_)
+            showNotice(tr("The %n oldest message(s) no longer fit the model's context and were left out of this reply.",
+                          nullptr, turns));
+    });
     connect(&engine_, &app::EngineHost::stateChanged, this, &ChatPage::updateControls);
 
     retranslate();
@@ -313,6 +321,7 @@ void ChatPage::send() {
     if (id.isEmpty() && (id = newConversation()).isEmpty()) return;
     auto c = store_.conversation(id);
     const bool firstMessage = c && c->messageCount == 0;
+    showNotice({});  // the runner may report something about this reply (history trimmed)
     const Status s = editingPosition_ >= 0 ? runner_->editAndResend(id, editingPosition_, text) : runner_->send(id, text);
     if (!s) {
         showNotice(tr("Could not send: %1").arg(errorText(s)));
@@ -321,13 +330,13 @@ void ChatPage::send() {
     if (firstMessage && c->title == tr("New chat")) (void)store_.rename(id, text.left(48).simplified());
     editingPosition_ = -1;
     input_->clear();
-    showNotice({});
     updateControls();
 }
 
 void ChatPage::stop() { runner_->stop(current_); }
 
 void ChatPage::regenerate() {
+    showNotice({});
     if (Status s = runner_->regenerate(current_); !s) showNotice(tr("Could not regenerate: %1").arg(errorText(s)));
     updateControls();
 }

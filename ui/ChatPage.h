@@ -14,7 +14,7 @@
 
 class QLabel;
 class QLineEdit;
-class QListView;
+class QTreeView;
 class QPlainTextEdit;
 class QPushButton;
 
@@ -81,7 +81,7 @@ private:
     QTimer searchTimer_;
 
     QLineEdit* search_ = nullptr;
-    QListView* listView_ = nullptr;
+    QTreeView* listView_ = nullptr;
     QPushButton* new_ = nullptr;
     QPushButton* rename_ = nullptr;
     QPushButton* delete_ = nullptr;

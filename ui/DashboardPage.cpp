@@ -204,7 +204,13 @@ void DashboardPage::redraw() {
     const double t0 = t1 - 60;
     for (auto* axis : {speedAxisX_, queueAxisX_, cacheAxisX_}) axis->setRange(t0, t1);
     speedAxisY_->setRange(0, maxSpeed * 1.15);
-    queueAxisY_->setRange(0, std::ceil(maxQueue * 1.2));
+    speedAxisY_->applyNiceNumbers();
+    // Request counts are whole numbers: ticks one (or a few) apart from 0.
+    const double queueTop = std::max(2.0, std::ceil(maxQueue * 1.2));
+    queueAxisY_->setRange(0, queueTop);
+    queueAxisY_->setTickType(QValueAxis::TicksDynamic);
+    queueAxisY_->setTickAnchor(0);
+    queueAxisY_->setTickInterval(std::max(1.0, std::ceil(queueTop / 5)));
 
     const auto last = history_.last();
     if (!last || !last->loaded) {

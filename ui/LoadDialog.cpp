@@ -1,5 +1,6 @@
 #include "LoadDialog.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
@@ -154,6 +155,15 @@ void LoadDialog::buildOptions() {
     ramCache_->setSingleStep(0.5);
     ramCache_->setRange(0, 1024);
     ramCache_->setValue(0);
+    ramAuto_ = new QCheckBox;
+    ramAuto_->setObjectName("ramCacheAuto");
+    ramAuto_->setChecked(true);  // the engine's default: a tenth of free RAM, at most 16 GiB
+    ramCache_->setEnabled(false);
+    auto* ramRow = new QWidget;
+    auto* ramRowLayout = new QHBoxLayout(ramRow);
+    ramRowLayout->setContentsMargins(0, 0, 0, 0);
+    ramRowLayout->addWidget(ramAuto_);
+    ramRowLayout->addWidget(ramCache_, 1);
 
     parallel_ = new QSpinBox;
     parallel_->setObjectName("parallelSpin");
@@ -163,7 +173,7 @@ void LoadDialog::buildOptions() {
     form_->addRow(QStringLiteral("cpu"), cpuRow);
     form_->addRow(QStringLiteral("ctx"), context_);
     form_->addRow(QStringLiteral("kv"), kvType_);
-    form_->addRow(QStringLiteral("ram"), ramCache_);
+    form_->addRow(QStringLiteral("ram"), ramRow);
     form_->addRow(QStringLiteral("par"), parallel_);
 
     specBox_ = new QGroupBox(this);
@@ -194,6 +204,10 @@ void LoadDialog::buildOptions() {
     for (auto* spin : {cpuLayers_, context_, parallel_})
         connect(spin, &QSpinBox::valueChanged, this, &LoadDialog::updateEstimate);
     connect(ramCache_, &QDoubleSpinBox::valueChanged, this, &LoadDialog::updateEstimate);
+    connect(ramAuto_, &QCheckBox::toggled, this, [this](bool on) {
+        ramCache_->setEnabled(!on);
+        updateEstimate();
+    });
     connect(kvType_, &QComboBox::currentIndexChanged, this, &LoadDialog::updateEstimate);
     connect(specMethod_, &QComboBox::currentIndexChanged, this, &LoadDialog::updateSpecWidgets);
     connect(specBrowse_, &QToolButton::clicked, this, [this] {
@@ -218,7 +232,9 @@ void LoadDialog::retranslate() {
     setFormLabel(form_, cpuLayers_->parentWidget(), tr("Layers on the CPU"));
     setFormLabel(form_, context_, tr("Context length (tokens)"));
     setFormLabel(form_, kvType_, tr("KV cache type"));
-    setFormLabel(form_, ramCache_, tr("RAM cache for KV (GiB, 0 = off)"));
+    setFormLabel(form_, ramCache_->parentWidget(), tr("RAM cache for KV (GiB, 0 = off)"));
+    ramAuto_->setText(tr("Automatic"));
+    ramAuto_->setToolTip(tr("A tenth of the free memory, at most 16 GiB"));
     setFormLabel(form_, parallel_, tr("Parallel users"));
     setFormLabel(specForm_, specMethod_, tr("Method"));
     setFormLabel(specForm_, specPath_->parentWidget(), tr("Draft model or index"));
@@ -270,7 +286,7 @@ app::MemoryPlanInput LoadDialog::planInput() const {
     in.split = gpuTable_->selectedShares();
     in.cpuLayers = cpuLayers_->value();
     in.hostAvailableBytes = snapshot_.host.availableBytes;
-    in.ramCacheBytes = quint64(ramCache_->value() * kGiB);
+    in.ramCacheBytes = ramCacheBytes();
     return in;
 }
 
@@ -288,7 +304,7 @@ hearth::EngineConfig LoadDialog::config() const {
     c.modelPath = model_.path.toStdString();
     c.contextLength = context_->value();
     c.kvType = KvDType(kvType_->currentData().toInt());
-    c.ramCacheBytes = quint64(ramCache_->value() * kGiB);
+    c.ramCacheBytes = ramAuto_->isChecked() ? hearth::EngineConfig::kRamCacheAuto : quint64(ramCache_->value() * kGiB);
     c.maxSeqs = parallel_->value();
     for (const auto& g : gpuTable_->selectedGpus()) c.placement.devices.push_back(g.device);
     for (double s : gpuTable_->selectedShares()) c.placement.split.push_back(float(s));
@@ -337,7 +353,16 @@ void LoadDialog::onLoadFailed(const QString& message, bool cancelled) {
 void LoadDialog::setContextLength(int tokens) { context_->setValue(tokens); }
 void LoadDialog::setParallelUsers(int n) { parallel_->setValue(n); }
 void LoadDialog::setCpuLayers(int n) { cpuLayers_->setValue(n); }
-void LoadDialog::setRamCacheGiB(double gib) { ramCache_->setValue(gib); }
+void LoadDialog::setRamCacheGiB(double gib) {
+    ramAuto_->setChecked(false);
+    ramCache_->setValue(gib);
+}
+
+quint64 LoadDialog::ramCacheBytes() const {
+    if (!ramAuto_->isChecked()) return quint64(ramCache_->value() * kGiB);
+    // What the engine picks for kRamCacheAuto (hearth/engine.h), for the estimate.
+    return std::min<quint64>(snapshot_.host.availableBytes / 10, 16ull << 30);
+}
 void LoadDialog::setKvType(hearth::KvDType type) {
     const int i = kvType_->findData(int(type));
     if (i >= 0) kvType_->setCurrentIndex(i);

@@ -15,6 +15,7 @@
 #include "host/MemoryEstimate.h"
 #include "library/ModelRecord.h"
 
+class QCheckBox;
 class QComboBox;
 class QDialogButtonBox;
 class QDoubleSpinBox;
@@ -55,7 +56,8 @@ public:
     void setParallelUsers(int n);
     void setKvType(hearth::KvDType type);
     void setCpuLayers(int n);
-    void setRamCacheGiB(double gib);
+    void setRamCacheGiB(double gib);  // a fixed size (turns "Automatic" off)
+    quint64 ramCacheBytes() const;    // what the estimate counts for the RAM tier
 
     // Starts the load (what the Load button does).
     void startLoad();
@@ -89,6 +91,7 @@ private:
     QSpinBox* context_ = nullptr;
     QComboBox* kvType_ = nullptr;
     QDoubleSpinBox* ramCache_ = nullptr;
+    QCheckBox* ramAuto_ = nullptr;
     QSpinBox* parallel_ = nullptr;
     QGroupBox* specBox_ = nullptr;
     QFormLayout* specForm_ = nullptr;

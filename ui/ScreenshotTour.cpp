@@ -14,6 +14,7 @@
 #include "ChatPage.h"
 #include "DesktopServices.h"
 #include "DiscoverPage.h"
+#include "DownloadsPage.h"
 #include "HubSearchModel.h"
 #include "HubVariantTree.h"
 #include "LibraryPage.h"
@@ -76,6 +77,8 @@ void ScreenshotTour::discoverAndDownload() {
     if (discover->variants()->topLevelItemCount() > 0) {
         discover->download(0);
         window_.showPage(Id::Downloads);
+        const auto tasks = services_.downloads().tasks();
+        if (!tasks.isEmpty()) window_.downloadsPage()->selectTask(tasks.last().id);
         // A moment into the transfer, so the picture shows a progress bar.
         settleUntil(4000, [&] {
             for (const auto& t : services_.downloads().tasks())

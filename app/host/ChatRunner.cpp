@@ -101,6 +101,7 @@ Status ChatRunner::startReply(const QString& conversationId) {
     byConversation_.insert(conversationId, live);
     byRequest_.insert(*submitted, conversationId);
     emit replyStarted(conversationId, reply->id);
+    if (prompts_.droppedTurns() > 0) emit historyTrimmed(conversationId, prompts_.droppedTurns());
     return Status::success();
 }
 
@@ -155,7 +156,11 @@ void ChatRunner::onFailed(quint64 id, const QString& message) {
     if (c == byRequest_.constEnd()) return;
     LiveReply r = byConversation_.value(c.value());
     forget(id);
-    save(r, QStringLiteral("error"), 0, r.tokensPerSecond());
+    // A reply that failed before its first word leaves no empty message behind.
+    if (r.text.isEmpty())
+        (void)store_.truncate(r.conversationId, r.position);
+    else
+        save(r, QStringLiteral("error"), 0, r.tokensPerSecond());
     emit replyFailed(r.conversationId, message);
     emit replyFinished(r.conversationId, r.messageId);
 }

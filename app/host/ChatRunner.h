@@ -65,6 +65,8 @@ signals:
     void replyUpdated(const QString& conversationId, const QString& messageId);
     void replyFinished(const QString& conversationId, const QString& messageId);
     void replyFailed(const QString& conversationId, const QString& message);
+    // The oldest `turns` messages did not fit the model's context and were left out of the prompt.
+    void historyTrimmed(const QString& conversationId, int turns);
 
 private:
     Status startReply(const QString& conversationId);

@@ -1,6 +1,8 @@
 #include "host/EngineLoader.h"
 
 #include <algorithm>
+#include <exception>
+#include <string>
 
 namespace hearth::app {
 
@@ -19,9 +21,14 @@ void EngineLoader::load(const LoadTicket& ticket, const EngineConfig& config) {
         }
         return !ticket.cancelled();
     };
-    auto backend = factory_ ? factory_(config, progressFn)
-                            : Result<std::unique_ptr<InferenceBackend>>(
-                                  makeError(ErrorCode::Unavailable, "no backend factory"));
+    Result<std::unique_ptr<InferenceBackend>> backend = makeError(ErrorCode::Unavailable, "no backend factory");
+    // Errors are values at the engine boundary; an exception escaping anyway (out of memory while
+    // allocating a cache) must fail this load, not take the app down.
+    try {
+        if (factory_) backend = factory_(config, progressFn);
+    } catch (const std::exception& e) {
+        backend = makeError(ErrorCode::Internal, std::string("the engine failed while loading: ") + e.what());
+    }
     if (!backend) {
         const bool cancelled = backend.error().code == ErrorCode::Cancelled || ticket.cancelled();
         emit failed(ticket.number, QString::fromStdString(backend.error().toString()), cancelled);

@@ -35,6 +35,7 @@ private slots:
     void regenerateAndEditAndResend();
     void twoChatsGenerateAtOnce();
     void promptGoesThroughTheTemplate();
+    void longConversationsDropTheOldestTurns();
     void renameSearchDelete();
     void saysWhenNoModelIsLoaded();
 };
@@ -226,6 +227,35 @@ void ChatPageTest::promptGoesThroughTheTemplate() {
     QCOMPARE(r.maxTokens, 77);
     QCOMPARE(r.sampling.temperature, 0.25f);
     QCOMPARE(QString::fromStdString(r.user), id);
+}
+
+void ChatPageTest::longConversationsDropTheOldestTurns() {
+    ScriptedBackend* backend = nullptr;
+    UiTestEnv env(UiTestEnv::Gpus::None, hearth::test::scriptedFactory({"ok"}, 1, 1, 1, &backend));
+    loadInto(env.services().engine(), "scripted.gguf");  // a 512-token context
+    ui::ChatPage page(env.services().chats(), env.services().engine());
+    showActive(page);
+    const QString id = page.newConversation();
+    app::ChatSampling s;
+    s.maxTokens = 64;
+    QVERIFY(env.services().chats().setSampling(id, s.toJson()).ok());
+    QSignalSpy finished(&page.runner(), &app::ChatRunner::replyFinished);
+    QSignalSpy trimmed(&page.runner(), &app::ChatRunner::historyTrimmed);
+    const QString filler = QString("the little cat sat on the warm mat and looked at the sun ").repeated(8);
+    for (const char* marker : {"alpha", "bravo", "charlie", "delta"}) {
+        page.input()->setPlainText(QString(marker) + " " + filler);
+        page.send();
+        QVERIFY(finished.wait(5000));
+    }
+    const GenerationRequest r = backend->lastRequest();
+    const QString prompt = QString::fromStdString(backend->tokenizer()->decode(r.promptTokens, true));
+    QVERIFY2(int(r.promptTokens.size()) + 64 <= 512, qPrintable(QString::number(r.promptTokens.size())));
+    QVERIFY(prompt.contains("delta"));
+    QVERIFY(!prompt.contains("alpha"));
+    QVERIFY(r.maxTokens <= 64 && r.maxTokens > 0);
+    QVERIFY(!trimmed.isEmpty());
+    QVERIFY2(page.notice().contains("left out"), qPrintable(page.notice()));
+    QCOMPARE(env.services().chats().messages(id)->size(), 8);  // the stored chat keeps everything
 }
 
 void ChatPageTest::renameSearchDelete() {

@@ -76,6 +76,12 @@ void LoadDialogTest::cpuOnlyEstimateAndConfig() {
     QVERIFY(c.placement.devices.empty());
     QCOMPARE(c.placement.cpuLayers, 0);
     QCOMPARE(c.spec.method, SpecMethod::None);
+    // The RAM tier: the engine's automatic size by default, counted on the host; or a fixed size.
+    QCOMPARE(c.ramCacheBytes, EngineConfig::kRamCacheAuto);
+    QCOMPARE(dialog.estimate().devices[0].ramCache, dialog.ramCacheBytes());
+    dialog.setRamCacheGiB(0.5);
+    QCOMPARE(dialog.config().ramCacheBytes, quint64(512) << 20);
+    QCOMPARE(dialog.estimate().devices[0].ramCache, quint64(512) << 20);
 }
 
 void LoadDialogTest::fakeGpusSplitLayers() {

@@ -84,8 +84,8 @@ void MainWindowTest::switchesLanguageAtRunTime() {
     QVERIFY2(nav->item(0)->text() != "Welcome", qPrintable(nav->item(0)->text()));
     QVERIFY(discover->text() != english);
     // Korean text is Hangul, not a copy of the English.
-    QVERIFY(std::any_of(discover->text().begin(), discover->text().end(),
-                        [](QChar c) { return c.unicode() >= 0xAC00 && c.unicode() <= 0xD7A3; }));
+    const QString korean = discover->text();
+    QVERIFY(std::any_of(korean.begin(), korean.end(), [](QChar c) { return c.unicode() >= 0xAC00 && c.unicode() <= 0xD7A3; }));
     QCOMPARE(w.chatPage()->title(), QString::fromUtf8("대화"));
     QVERIFY(env.services().languages().setLanguage("en").ok());
     QCoreApplication::processEvents();
