@@ -92,4 +92,14 @@
             </translation>
         </message>
     </context>
+    <context>
+        <name>hearth::ui::LibraryPage</name>
+        <message numerus="yes">
+            <source>your own (%n characters)</source>
+            <translation>
+                <numerusform>your own (%n character)</numerusform>
+                <numerusform>your own (%n characters)</numerusform>
+            </translation>
+        </message>
+    </context>
 </TS>

@@ -14,7 +14,9 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include "ChatTemplateDialog.h"
 #include "Formatting.h"
+#include "hearth/model_info.h"
 #include "LibraryModel.h"
 #include "library/ModelLibrary.h"
 #include "WidgetHelpers.h"
@@ -34,11 +36,14 @@ LibraryPage::LibraryPage(app::ModelLibrary& library, QWidget* parent) : Page(par
     load_->setObjectName("loadButton");
     delete_ = new QPushButton(this);
     delete_->setObjectName("deleteButton");
+    template_ = new QPushButton(this);
+    template_->setObjectName("chatTemplateButton");
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(addFile_);
     buttons->addWidget(addFolder_);
     buttons->addStretch();
     buttons->addWidget(load_);
+    buttons->addWidget(template_);
     buttons->addWidget(delete_);
 
     table_ = new QTableView(this);
@@ -90,6 +95,7 @@ LibraryPage::LibraryPage(app::ModelLibrary& library, QWidget* parent) : Page(par
     connect(addFile_, &QPushButton::clicked, this, &LibraryPage::chooseFile);
     connect(addFolder_, &QPushButton::clicked, this, &LibraryPage::chooseFolder);
     connect(delete_, &QPushButton::clicked, this, &LibraryPage::deleteSelected);
+    connect(template_, &QPushButton::clicked, this, &LibraryPage::editChatTemplate);
     connect(load_, &QPushButton::clicked, this, [this] {
         if (selectedId() > 0) emit loadRequested(selectedId());
     });
@@ -119,6 +125,8 @@ void LibraryPage::retranslate() {
     addFolder_->setText(tr("Add folder…"));
     load_->setText(tr("Load…"));
     delete_->setText(tr("Delete…"));
+    template_->setText(tr("Chat template…"));
+    template_->setToolTip(tr("Use your own chat template for this model"));
     emptyHint_->setText(tr("No models yet. Download one from Discover, or add a GGUF file or a folder of them."));
     detailsHeading_->setText(tr("Details"));
     metadata_->setHorizontalHeaderLabels({tr("Key"), tr("Value")});
@@ -143,6 +151,7 @@ void LibraryPage::updateButtons() {
     const app::ModelRecord* r = id > 0 ? model_->record(model_->rowOf(id)) : nullptr;
     load_->setEnabled(r && !r->fileMissing && r->supported);
     delete_->setEnabled(r != nullptr);
+    template_->setEnabled(r && !r->fileMissing);
     addFile_->setEnabled(library_.isOpen());
     addFolder_->setEnabled(library_.isOpen());
     emptyHint_->setVisible(model_->rowCount() == 0);
@@ -206,6 +215,24 @@ void LibraryPage::deleteSelected() {
         showError({});
 }
 
+bool LibraryPage::setChatTemplate(qint64 id, const QString& source) {
+    if (Status s = library_.setChatTemplate(id, source); !s) {
+        showError(tr("Could not store the chat template: %1").arg(QString::fromStdString(s.error().message)));
+        return false;
+    }
+    showError({});
+    return true;
+}
+
+void LibraryPage::editChatTemplate() {
+    auto record = library_.model(selectedId());
+    if (!record) return;
+    auto info = inspectModel(record->path.toStdString());
+    const QString fileTemplate = info ? QString::fromStdString(info->chatTemplate) : QString();
+    ChatTemplateDialog dialog(record->name, record->chatTemplate, fileTemplate, this);
+    if (dialog.exec() == QDialog::Accepted) setChatTemplate(record->id, dialog.templateSource());
+}
+
 void LibraryPage::showDetails() {
     metadata_->setRowCount(0);
     auto record = library_.isOpen() ? library_.model(selectedId()) : std::nullopt;
@@ -216,6 +243,7 @@ void LibraryPage::showDetails() {
         {tr("SHA-256"), record->sha256.isEmpty() ? tr("not computed yet") : record->sha256},
         {tr("Layers"), QString::number(record->layers)},
         {tr("KV cache per token (F16)"), formatBytes(quint64(record->kvBytesPerTokenF16))},
+        {tr("Chat template"), record->chatTemplate.isEmpty() ? tr("the model's own") : tr("your own (%n characters)", nullptr, int(record->chatTemplate.size()))},
     };
     const QJsonObject meta = QJsonDocument::fromJson(record->metadataJson.toUtf8()).object();
     for (auto it = meta.begin(); it != meta.end(); ++it) rows.append({it.key(), it.value().toVariant().toString()});

@@ -1,7 +1,7 @@
 #pragma once
 // Library: the local models (from the model library), add a file or a folder by hand, the
 // selected model's GGUF metadata, delete with confirmation, and "Load…" (the main window opens
-// the load dialog for the selected model).
+// the load dialog for the selected model), and a per-model chat template override.
 
 #include "Page.h"
 
@@ -31,6 +31,9 @@ public:
     bool addFolder(const QString& folder);
     // Asks for confirmation (and whether to delete the file too), then removes the model.
     void deleteSelected();
+    // Stores the user's chat template for the model ('' = the file's own); "Chat template…" opens
+    // ChatTemplateDialog and calls this with what was accepted.
+    bool setChatTemplate(qint64 id, const QString& source);
     qint64 selectedId() const;
     void selectModel(qint64 id);
     LibraryModel* model() const { return model_; }
@@ -41,6 +44,7 @@ signals:
 private:
     void chooseFile();
     void chooseFolder();
+    void editChatTemplate();
     void showDetails();
     void updateButtons();
     void showError(const QString& text);
@@ -57,6 +61,7 @@ private:
     QPushButton* addFolder_ = nullptr;
     QPushButton* load_ = nullptr;
     QPushButton* delete_ = nullptr;
+    QPushButton* template_ = nullptr;
 };
 
 }  // namespace hearth::ui

@@ -302,6 +302,7 @@ void LoadDialog::updateEstimate() {
 hearth::EngineConfig LoadDialog::config() const {
     hearth::EngineConfig c;
     c.modelPath = model_.path.toStdString();
+    c.chatTemplateOverride = model_.chatTemplate.toStdString();  // the library's per-model override
     c.contextLength = context_->value();
     c.kvType = KvDType(kvType_->currentData().toInt());
     c.ramCacheBytes = ramAuto_->isChecked() ? hearth::EngineConfig::kRamCacheAuto : quint64(ramCache_->value() * kGiB);

@@ -25,6 +25,8 @@ QList<SchemaMigration> librarySchema() {
           "ALTER TABLE models ADD COLUMN supported INTEGER NOT NULL DEFAULT 0",
           "ALTER TABLE models ADD COLUMN metadata_json TEXT NOT NULL DEFAULT ''",
           "CREATE INDEX models_sha256 ON models(sha256)"}},
+        // The user's chat template for this model ('' = the template in the file).
+        {3, {"ALTER TABLE models ADD COLUMN chat_template TEXT NOT NULL DEFAULT ''"}},
     };
 }
 

@@ -108,6 +108,7 @@ Result<ModelRecord> ModelLibrary::refreshRecord(const ModelRecord& existing, con
     r.id = existing.id;
     r.addedAt = existing.addedAt;
     r.lastUsedAt = existing.lastUsedAt;
+    r.chatTemplate = existing.chatTemplate;
     r.originRepo = originRepo.isEmpty() ? existing.originRepo : originRepo;
     const bool contentSame = existing.fileSize == r.fileSize && existing.fileMtimeMs == r.fileMtimeMs;
     r.sha256 = !knownSha256.isEmpty() ? knownSha256 : contentSame ? existing.sha256 : QString();
@@ -212,6 +213,19 @@ Status ModelLibrary::remove(qint64 id, bool deleteFile) {
     HEARTH_TRY(ModelTable(connection_).remove(id));
     records_.erase(it);
     emit modelRemoved(id);
+    return Status::success();
+}
+
+Status ModelLibrary::setChatTemplate(qint64 id, const QString& source) {
+    HEARTH_TRY(requireOpen());
+    auto it = records_.find(id);
+    if (it == records_.end())
+        return makeError(ErrorCode::InvalidArgument, "no model with id " + std::to_string(id));
+    ModelRecord r = *it;
+    r.chatTemplate = source;
+    HEARTH_TRY(ModelTable(connection_).update(r));  // stored first, then the cached record
+    *it = r;
+    emit modelChanged(id);
     return Status::success();
 }
 

@@ -61,6 +61,8 @@ public:
     // Forgets a model; with deleteFile, removes the file first (if that fails, nothing changes).
     Status remove(qint64 id, bool deleteFile);
     Status markUsed(qint64 id);
+    // The user's chat template for the model (Jinja source; empty: back to the file's own).
+    Status setChatTemplate(qint64 id, const QString& source);
     // Re-checks every record's file; returns the ids that are missing now.
     QList<qint64> refreshAvailability();
     // An error value when the record's file is missing or changed size since it was added.

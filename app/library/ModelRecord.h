@@ -30,6 +30,7 @@ struct ModelRecord {
     QDateTime addedAt;
     QDateTime lastUsedAt;
     QString metadataJson;  // {"key": "display value", ...} of every GGUF metadata key
+    QString chatTemplate;  // the user's Jinja chat template for this model; empty: the file's own
 
     // Run-time state, not stored.
     bool fileMissing = false;  // the file was not there at the last check

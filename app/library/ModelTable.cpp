@@ -16,7 +16,7 @@ namespace {
 constexpr const char* kColumns =
     "path, file_size, file_mtime, sha256, architecture, name, file_type, parameter_count, "
     "context_length, origin_repo, added_at, last_used_at, layers, kv_bytes_per_token, supported, "
-    "metadata_json";
+    "metadata_json, chat_template";
 
 QVariant timeValue(const QDateTime& t) { return t.isValid() ? QVariant(t.toMSecsSinceEpoch()) : QVariant(); }
 
@@ -37,6 +37,7 @@ void bindRecord(QSqlQuery& q, const ModelRecord& r) {
     q.bindValue(":kv_bytes_per_token", r.kvBytesPerTokenF16);
     q.bindValue(":supported", r.supported ? 1 : 0);
     q.bindValue(":metadata_json", Database::notNull(r.metadataJson));
+    q.bindValue(":chat_template", Database::notNull(r.chatTemplate));
 }
 
 QDateTime timeFrom(const QVariant& v) {
@@ -69,6 +70,7 @@ Result<QList<ModelRecord>> ModelTable::loadAll() const {
         r.kvBytesPerTokenF16 = q.value(14).toDouble();
         r.supported = q.value(15).toInt() != 0;
         r.metadataJson = q.value(16).toString();
+        r.chatTemplate = q.value(17).toString();
         out.append(r);
     }
     if (q.lastError().isValid()) return Database::errorFrom(q, "read models");

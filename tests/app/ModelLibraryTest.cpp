@@ -293,6 +293,7 @@ void ModelLibraryTest::migratesVersionOneDatabase() {
     ModelRecord r = lib.models().first();
     QCOMPARE(r.originRepo, QString("someone/repo"));
     QCOMPARE(r.layers, 0u);  // not known to version 1
+    QVERIFY(r.chatTemplate.isEmpty());  // version 3: no override
     QCOMPARE(r.addedAt.toMSecsSinceEpoch(), qint64(1700000000000));
     {
         QSqlDatabase check = QSqlDatabase::addDatabase("QSQLITE", "check");
@@ -300,7 +301,7 @@ void ModelLibraryTest::migratesVersionOneDatabase() {
         QVERIFY(check.open());
         QSqlQuery q(check);
         QVERIFY(q.exec("PRAGMA user_version") && q.next());
-        QCOMPARE(q.value(0).toInt(), 2);
+        QCOMPARE(q.value(0).toInt(), 3);
         q.finish();
         check.close();
     }

@@ -1,6 +1,8 @@
 // The Library page: add a real GGUF file, see its metadata, refuse a non-GGUF file with a clear
 // message, delete with confirmation (cancel keeps it; confirm with "also delete the file" removes
-// the file too).
+// the file too); a per-model chat template override through ChatTemplateDialog (a template that
+// does not parse is refused with the parser's message; the override survives reopening the library
+// and reaches the engine configuration the load dialog builds; "use the model's own" clears it).
 #include <QCheckBox>
 #include <QFile>
 #include <QLabel>
@@ -11,7 +13,11 @@
 #include <QTableWidget>
 #include <QtTest>
 
+#include <QPlainTextEdit>
+
+#include "ChatTemplateDialog.h"
 #include "LibraryModel.h"
+#include "LoadDialog.h"
 #include "LibraryPage.h"
 #include "UiTestEnv.h"
 #include "library/ModelLibrary.h"
@@ -25,6 +31,7 @@ private slots:
     void addsAModelAndShowsItsMetadata();
     void refusesAFileThatIsNotGguf();
     void deleteAsksFirst();
+    void perModelChatTemplate();
 };
 
 namespace {
@@ -110,6 +117,43 @@ void LibraryPageTest::deleteAsksFirst() {
     QCOMPARE(page.model()->rowCount(), 0);
     QVERIFY(!QFile::exists(copy));
     QVERIFY(env.services().library().models().isEmpty());
+}
+
+void LibraryPageTest::perModelChatTemplate() {
+    UiTestEnv env;
+    ui::LibraryPage page(env.services().library());
+    page.show();
+    QVERIFY(page.addFile(UiTestEnv::modelPath()));
+    const qint64 id = page.selectedId();
+    QVERIFY(page.findChild<QPushButton*>("chatTemplateButton")->isEnabled());
+
+    // The dialog starts from the file's template (stories260K has none: empty) and refuses junk.
+    ui::ChatTemplateDialog dialog("stories", QString(), QString());
+    dialog.editor()->setPlainText("{% for m in messages %}{{ m.content }");
+    QVERIFY(!dialog.save());
+    QVERIFY2(dialog.error().contains("parse"), qPrintable(dialog.error()));
+    const QString mine = "{% for m in messages %}<{{ m.role }}>{{ m.content }}{% endfor %}";
+    dialog.editor()->setPlainText(mine);
+    QVERIFY(dialog.save());
+    QCOMPARE(dialog.templateSource(), mine);
+    QVERIFY(page.setChatTemplate(id, dialog.templateSource()));
+    QCOMPARE(env.services().library().model(id)->chatTemplate, mine);
+
+    // Stored in SQLite: a second library on the same database file sees it.
+    app::ModelLibrary reopened;
+    QVERIFY(reopened.open(env.services().library().databasePath()).ok());
+    QCOMPARE(reopened.model(id)->chatTemplate, mine);
+
+    // The load dialog hands it to the engine.
+    ui::LoadDialog load(*env.services().library().model(id), env.services().gpus(), env.services().engine());
+    QCOMPARE(QString::fromStdString(load.config().chatTemplateOverride), mine);
+
+    // Back to the file's own.
+    ui::ChatTemplateDialog again("stories", mine, QString());
+    QCOMPARE(again.editor()->toPlainText(), mine);
+    again.useModelsOwn();
+    QVERIFY(page.setChatTemplate(id, again.templateSource()));
+    QVERIFY(env.services().library().model(id)->chatTemplate.isEmpty());
 }
 
 QTEST_MAIN(LibraryPageTest)
