@@ -6,7 +6,8 @@
 //       the reply stops at the template's end-of-turn token
 //   run -m MODEL --prompts FILE.jsonl [sampling defaults] [engine flags]
 //       every line {"prompt", "n", "temp", "seed", "ignore_eos", "user"} submitted at once to one
-//       engine (continuous batching); one JSON line per request, in input order
+//       engine (continuous batching; --sequential: one after another); one JSON line per request,
+//       in input order, with its tokens, timings and speculative-decoding counts
 #include <unistd.h>
 
 #include <cstdio>
@@ -42,6 +43,8 @@ nlohmann::json resultJson(const Job& job) {
     const double decodeSec = (u.totalMs - u.ttftMs) / 1000.0;
     j["timings"] = {{"prefill_tok_s", prefillSec > 0 ? u.computedPromptTokens / prefillSec : 0.0},
                     {"decode_tok_s", decodeSec > 0 && u.completionTokens > 1 ? (u.completionTokens - 1) / decodeSec : 0.0}};
+    j["ttft_ms"] = u.ttftMs;
+    j["total_ms"] = u.totalMs;
     if (u.draftProposed > 0) j["speculative"] = {{"proposed", u.draftProposed}, {"accepted", u.draftAccepted}};
     j["finish_reason"] = finishReasonName(job.sink->reason);
     if (job.sink->error) j["error"] = job.sink->error->toString();
@@ -82,6 +85,7 @@ int runRun(int argc, char** argv) {
     const std::string samplingError = readSamplingFlags(args, base, 128);
     const bool json = args.flag("json");
     const bool chat = args.flag("chat");
+    const bool sequential = args.flag("sequential");
     const auto system = args.get("system");
     const std::string flagError = readEngineFlags(args, config);
     if (auto e = args.finish(); !e.empty()) return fail(e, 2);
@@ -145,12 +149,14 @@ int runRun(int argc, char** argv) {
             return fail(*promptsFile + " line " + std::to_string(i + 1) + ": " + err, 2);
         jobs.push_back(std::move(job));
     }
-    for (auto& job : jobs) e.submit(job.request, job.sink);  // all at once: one batch
+    // All at once (one continuous batch), or --sequential: each after the previous one finished.
+    if (!sequential)
+        for (auto& job : jobs) e.submit(job.request, job.sink);
     int failures = 0;
     for (auto& job : jobs) {
+        if (sequential) e.submit(job.request, job.sink);
         job.sink->wait();
         nlohmann::json j = resultJson(job);
-        j["ttft_ms"] = job.sink->usage.ttftMs;
         std::printf("%s\n", dump(j).c_str());
         if (job.sink->error) {
             std::fprintf(stderr, "error: %s\n", job.sink->error->toString().c_str());
@@ -162,7 +168,7 @@ int runRun(int argc, char** argv) {
 }
 
 RegisterCommand reg("run",
-                    "run -m MODEL (-p PROMPT | --prompts FILE.jsonl) [-n N] [--temp T] [--top-k K] [--top-p P]\n"
+                    "run -m MODEL (-p PROMPT | --prompts FILE.jsonl [--sequential]) [-n N] [--temp T] [--top-k K] [--top-p P]\n"
                     "      [--min-p P] [--seed S] [--ignore-eos] [--json] [--threads N] [--ctx N] [--kv-type f16|q8_0]\n"
                     "      [--ram-cache MiB] [--disk-cache DIR] [--max-seqs N] [--batch-tokens N]\n"
                     "      [--chat [--system TEXT] [--chat-template FILE]] [--spec ngram|index:PATH|draft:MODEL]\n"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine (through the device tool) from the repository root: unpacks the build
 # carried in .carry/pack.tar.gz (bin/, lib/, shared/ with the test models), then runs the CUDA
-# tests, compute-sanitizer, and the benchmarks named in $HEARTH_BENCH ("shape:mix:tests ...").
+# tests, compute-sanitizer, the benchmarks named in $HEARTH_BENCH ("shape:mix:tests ...") and,
+# with HEARTH_SPEC=1, the speculative-decoding bench.
 # Logs go to $OUT. Build and pack on the development machine with bench/gpu/pack.sh.
 set -u
 OUT=${OUT:-/tmp/hearth-out}
@@ -11,6 +12,7 @@ export HEARTH_SHARED=/tmp/h/shared
 for d in /usr/local/cuda/lib64 /usr/local/cuda/lib $(dirname "$(find /usr/local /usr/lib /opt -name 'libcublas.so.13*' 2>/dev/null | head -1)" 2>/dev/null); do
   [ -d "$d" ] && export LD_LIBRARY_PATH="$d:${LD_LIBRARY_PATH:-}"
 done
+repo=$(pwd)
 cd /tmp/h
 {
   nvidia-smi --query-gpu=name,driver_version,memory.total,memory.used,clocks.sm,clocks.mem --format=csv
@@ -19,7 +21,7 @@ cd /tmp/h
 } > "$OUT/info.txt" 2>&1
 t() { local name=$1 limit=$2; shift 2; echo "== $name" >> "$OUT/$name.log"; timeout "$limit" "$@" >> "$OUT/$name.log" 2>&1; echo "== exit $?" >> "$OUT/$name.log"; }
 if [ "${HEARTH_TESTS:-1}" = 1 ]; then
-  t tests 200 bin/test_cuda
+  t tests ${HEARTH_TESTS_LIMIT:-200} bin/test_cuda
 fi
 dir=/dev/shm
 [ -w /dev/shm ] && [ "$(df -Pk /dev/shm | awk 'NR==2 {print $4}')" -gt 40000000 ] || dir=/tmp
@@ -27,6 +29,11 @@ for spec in ${HEARTH_BENCH:-}; do
   IFS=: read -r shape mix tests <<< "$spec"
   t bench ${HEARTH_BENCH_LIMIT:-200} bin/hearth-gpu-bench --shape "$shape" --mix "$mix" --tests "$tests" --dir "$dir" --json "$OUT/bench.jsonl"
 done
+if [ "${HEARTH_SPEC:-0}" = 1 ] && [ -x bin/hearth-cli ]; then
+  # Speculative decoding on the GPU: bench/spec/spec-bench.sh with the coder models on device 0.
+  t spec ${HEARTH_SPEC_LIMIT:-150} bash "$repo/bench/spec/spec-bench.sh" bin/hearth-cli shared/models/coder-f16.gguf \
+    shared/models/coder-draft-f16.gguf shared/testdata/text/python-sample.txt "$OUT/spec" --devices 0
+fi
 if [ -n "${HEARTH_NCU:-}" ]; then
   # Per-kernel durations and DRAM traffic of one steady-state decode step.
   IFS=: read -r shape mix <<< "$HEARTH_NCU"
@@ -60,3 +67,4 @@ fi
 tail -n 60 "$OUT"/tests.log | grep -E "OK|FAILED|PASSED|SKIPPED|==" | tail -30
 grep -hE "tok/s|ms |ERROR SUMMARY|== exit" "$OUT"/*.log 2>/dev/null | tail -40
 [ -f "$OUT/ncu-summary.txt" ] && head -30 "$OUT/ncu-summary.txt"
+[ -f "$OUT/spec.log" ] && tail -n 12 "$OUT/spec.log"
