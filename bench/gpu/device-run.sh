@@ -23,17 +23,17 @@ t() { local name=$1 limit=$2; shift 2; echo "== $name" >> "$OUT/$name.log"; time
 if [ "${HEARTH_TESTS:-1}" = 1 ]; then
   t tests ${HEARTH_TESTS_LIMIT:-200} bin/test_cuda
 fi
+if [ "${HEARTH_SPEC:-0}" = 1 ] && [ -x bin/hearth-cli ]; then
+  # Speculative decoding on the GPU: bench/spec/spec-bench.sh with the coder models on device 0.
+  t spec ${HEARTH_SPEC_LIMIT:-150} bash "$repo/bench/spec/spec-bench.sh" bin/hearth-cli "shared/models/${HEARTH_SPEC_MODEL:-coder-f16.gguf}" \
+    shared/models/coder-draft-f16.gguf shared/testdata/text/python-sample.txt "$OUT/spec" --devices 0
+fi
 dir=/dev/shm
 [ -w /dev/shm ] && [ "$(df -Pk /dev/shm | awk 'NR==2 {print $4}')" -gt 40000000 ] || dir=/tmp
 for spec in ${HEARTH_BENCH:-}; do
   IFS=: read -r shape mix tests <<< "$spec"
   t bench ${HEARTH_BENCH_LIMIT:-200} bin/hearth-gpu-bench --shape "$shape" --mix "$mix" --tests "$tests" --dir "$dir" --json "$OUT/bench.jsonl"
 done
-if [ "${HEARTH_SPEC:-0}" = 1 ] && [ -x bin/hearth-cli ]; then
-  # Speculative decoding on the GPU: bench/spec/spec-bench.sh with the coder models on device 0.
-  t spec ${HEARTH_SPEC_LIMIT:-150} bash "$repo/bench/spec/spec-bench.sh" bin/hearth-cli shared/models/coder-f16.gguf \
-    shared/models/coder-draft-f16.gguf shared/testdata/text/python-sample.txt "$OUT/spec" --devices 0
-fi
 if [ -n "${HEARTH_NCU:-}" ]; then
   # Per-kernel durations and DRAM traffic of one steady-state decode step.
   IFS=: read -r shape mix <<< "$HEARTH_NCU"
