@@ -97,6 +97,10 @@ std::string iteratorStr(const IteratorObject& it) {
 
 }  // namespace
 
+ListObject::~ListObject() = default;
+DictObject::~DictObject() = default;
+IteratorObject::~IteratorObject() = default;
+
 const Value* DictObject::find(const Value& key) const {
     if (key.isString()) return findStr(key.str());
     for (const auto& [k, v] : entries)

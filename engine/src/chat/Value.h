@@ -41,12 +41,16 @@ struct StringObject final : HeapObject {
 };
 
 // The list behind List and Tuple values.
+// (Destructors of the objects holding Values are defined in Value.cpp, where Value is complete:
+// clang instantiates an inline virtual destructor at the class definition.)
 struct ListObject final : HeapObject {
+    ~ListObject() override;
     std::vector<Value> items;
 };
 
 // An insertion-ordered dict (Python 3.7+ order), also the attribute store of a Namespace.
 struct DictObject final : HeapObject {
+    ~DictObject() override;
     std::vector<std::pair<Value, Value>> entries;
 
     const Value* find(const Value& key) const;
@@ -64,6 +68,7 @@ struct UndefinedObject final : HeapObject {
 // Iterables that are not lists: generators (single use), dict views and ranges (reusable).
 struct IteratorObject final : HeapObject {
     enum class Kind { Generator, DictItems, DictKeys, DictValues, Range, ListReverse, DictItemIterator };
+    ~IteratorObject() override;
     Kind kind = Kind::Generator;
     std::vector<Value> items;                        // materialized items (or the range's values)
     std::function<std::vector<Value>()> produce;     // generators: computes items on first use
