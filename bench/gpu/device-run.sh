@@ -14,6 +14,7 @@ for d in /usr/local/cuda/lib64 /usr/local/cuda/lib $(dirname "$(find /usr/local 
 done
 repo=$(pwd)
 cd /tmp/h
+export LD_LIBRARY_PATH="/tmp/h/lib:${LD_LIBRARY_PATH:-}"  # ICU for hearth-cli (see pack.sh)
 {
   nvidia-smi --query-gpu=name,driver_version,memory.total,memory.used,clocks.sm,clocks.mem --format=csv
   nproc; free -g; uname -r

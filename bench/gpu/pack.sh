@@ -11,7 +11,11 @@ stage=$(mktemp -d)
 mkdir -p "$stage/bin" "$stage/lib" "$stage/shared/models" "$stage/shared/testdata"
 for b in test_cuda test_pipeline hearth-gpu-bench; do strip -o "$stage/bin/$b" "$build/bin/$b"; done
 # hearth-cli for the speculative-decoding bench (a build with -DHEARTH_UI=OFF: the GPU machine has no Qt).
-if [ -x "$build/bin/hearth-cli" ] && ! ldd "$build/bin/hearth-cli" | grep -q Qt6; then strip -o "$stage/bin/hearth-cli" "$build/bin/hearth-cli"; fi
+# It links Debian's ICU 72, which Ubuntu 24.04 does not have: those libraries travel along in lib/.
+if [ -x "$build/bin/hearth-cli" ] && ! ldd "$build/bin/hearth-cli" | grep -q Qt6; then
+  strip -o "$stage/bin/hearth-cli" "$build/bin/hearth-cli"
+  ldd "$build/bin/hearth-cli" | awk '/libicu/ {print $3}' | xargs -r -I{} cp -L {} "$stage/lib/"
+fi
 strip -o "$stage/lib/libhearth-cuda.so" "$build/lib/libhearth-cuda.so"
 cp -r "$shared/testdata/reference" "$shared/testdata/text" "$stage/shared/testdata/"
 models=("$@")
