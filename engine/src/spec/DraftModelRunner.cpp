@@ -110,10 +110,16 @@ Status DraftModelRunner::propose(std::span<Job> jobs) {
     const bool drafting = !rowJobs.empty();  // otherwise round 0 only caught sequences up
     double seconds = 0;
     int rounds = 0;
+    // Round 0 is a drafting round like the others unless it also caught sequences up on tokens
+    // the draft model had not seen (a new prompt, a long run without drafts): that catch-up is a
+    // one-off prefill, and timing it as a round would make every later round look expensive.
+    const bool round0IsDrafting = batch_.numTokens() <= static_cast<int32_t>(2 * batch_.seqs.size());
     auto t0 = Clock::now();
     if (Status st = runRound(jobs, rowJobs); !st.ok()) return fail(st.error());
-    seconds += std::chrono::duration<double>(Clock::now() - t0).count();
-    ++rounds;
+    if (round0IsDrafting) {
+        seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+        ++rounds;
+    }
     for (size_t r = 0; r < rowJobs.size(); ++r) jobs[rowJobs[r]].drafts->push_back(next_[r]);
 
     // Rounds 1..k-1: feed each sequence's newest draft to get the next one.
@@ -139,7 +145,7 @@ Status DraftModelRunner::propose(std::span<Job> jobs) {
         for (size_t r = 0; r < more.size(); ++r) jobs[more[r]].drafts->push_back(next_[r]);
         rowJobs.swap(more);
     }
-    if (drafting) lastRoundSeconds_ = seconds / rounds;
+    if (drafting && rounds > 0) lastRoundSeconds_ = seconds / rounds;
     return Status::success();
 }
 
