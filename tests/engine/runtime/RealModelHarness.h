@@ -10,31 +10,19 @@
 #include <nlohmann/json.hpp>
 
 #include "../TestPaths.h"
+#include "../model/ReferenceCases.h"
 #include "hearth/engine.h"
 
 namespace hearth::test {
 
-struct Case {
-    std::string model, prompt, text;
-    int n = 0;
-    std::vector<TokenId> promptTokens, tokens;
-};
+using Case = ReferenceCase;
 
+// The reference cases of one model in a reference file.
 inline std::vector<Case> referenceCases(const std::string& file, const std::string& model) {
-    std::ifstream in(test::testdataPath("reference/" + file));
-    EXPECT_TRUE(in.good()) << file;
     std::vector<Case> out;
-    for (const auto& j : nlohmann::json::parse(in)) {
-        if (j["model"] != model) continue;
-        Case c;
-        c.model = j["model"];
-        c.prompt = j["prompt"];
-        c.text = j["text"];
-        c.n = j["n"];
-        c.promptTokens = j["prompt_tokens"].get<std::vector<TokenId>>();
-        c.tokens = j["tokens"].get<std::vector<TokenId>>();
-        out.push_back(std::move(c));
-    }
+    for (Case& c : loadReferenceCases(file))
+        if (c.model == model) out.push_back(std::move(c));
+    EXPECT_FALSE(out.empty()) << file << " has no cases for " << model;
     return out;
 }
 
