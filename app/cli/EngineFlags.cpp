@@ -62,6 +62,7 @@ std::string readEngineFlags(CliArgs& args, EngineConfig& c) {
     if (cpuLayers < 0 || cpuLayers > 100000) return "--cpu-layers must not be negative";
     c.placement.cpuLayers = static_cast<int>(cpuLayers);
     if (args.flag("no-prefix-cache")) c.prefixCaching = false;
+    if (args.flag("batch-invariant")) c.batchInvariant = true;
     if (auto kv = args.get("kv-type")) {
         if (*kv == "f16") c.kvType = KvDType::F16;
         else if (*kv == "q8_0") c.kvType = KvDType::Q8_0;

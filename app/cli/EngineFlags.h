@@ -1,7 +1,7 @@
 #pragma once
 // The engine flags that `run` and `bench` share: --ctx, --kv-type f16|q8_0, --ram-cache MiB,
 // --disk-cache DIR, --disk-cache-size MiB, --max-seqs, --batch-tokens, --prefill-chunk, --threads,
-// --no-prefix-cache, and placement: --devices 0,1 (CUDA ordinals in pipeline order), --split 3,1
+// --no-prefix-cache, --batch-invariant (results independent of batch-mates, see EngineConfig), and placement: --devices 0,1 (CUDA ordinals in pipeline order), --split 3,1
 // (relative layer shares), --cpu-layers N (the last N layers on the CPU); speculative decoding:
 // --spec ngram|index:PATH|draft:MODEL, --spec-max N (draft tokens per step, at most), --spec-ngram
 // MIN,MAX (prompt-lookup n-gram lengths), --spec-fixed (always --spec-max drafts, no adaptive

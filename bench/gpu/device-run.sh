@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine (through the device tool) from the repository root: unpacks the build
-# carried in .carry/pack.tar.gz (bin/, lib/, shared/ with the test models), then runs the CUDA
+# carried in .carry/pack.tar.gz or .tar.xz (bin/, lib/, shared/ with the test models), then runs the CUDA
 # tests, compute-sanitizer, the benchmarks named in $HEARTH_BENCH ("shape:mix:tests ...") and,
 # with HEARTH_SPEC=1, the speculative-decoding bench.
 # Logs go to $OUT. Build and pack on the development machine with bench/gpu/pack.sh.
 set -u
 OUT=${OUT:-/tmp/hearth-out}
 mkdir -p "$OUT" /tmp/h
-tar -xzf .carry/pack.tar.gz -C /tmp/h
+if [ -f .carry/pack.tar.xz ]; then tar -xJf .carry/pack.tar.xz -C /tmp/h; else tar -xzf .carry/pack.tar.gz -C /tmp/h; fi
 export HEARTH_SHARED=/tmp/h/shared
 for d in /usr/local/cuda/lib64 /usr/local/cuda/lib $(dirname "$(find /usr/local /usr/lib /opt -name 'libcublas.so.13*' 2>/dev/null | head -1)" 2>/dev/null); do
   [ -d "$d" ] && export LD_LIBRARY_PATH="$d:${LD_LIBRARY_PATH:-}"
@@ -25,9 +25,14 @@ if [ "${HEARTH_TESTS:-1}" = 1 ]; then
   t tests ${HEARTH_TESTS_LIMIT:-200} bin/test_cuda
 fi
 if [ "${HEARTH_SPEC:-0}" = 1 ] && [ -x bin/hearth-cli ]; then
-  # Speculative decoding on the GPU: bench/spec/spec-bench.sh with the coder models on device 0.
-  t spec ${HEARTH_SPEC_LIMIT:-150} bash "$repo/bench/spec/spec-bench.sh" bin/hearth-cli "shared/models/${HEARTH_SPEC_MODEL:-coder-f16.gguf}" \
-    shared/models/coder-draft-f16.gguf shared/testdata/text/python-sample.txt "$OUT/spec" --devices 0
+  # Speculative decoding on the GPU: bench/spec/spec-bench.sh with the coder models on device 0,
+  # once per entry of HEARTH_SPEC_RUNS (a task, "+inv" for --batch-invariant).
+  for run in ${HEARTH_SPEC_RUNS:-continue}; do
+    task=${run%+inv}; flags=(--devices 0); [ "$task" != "$run" ] && flags+=(--batch-invariant)
+    export TASK=$task; t spec ${HEARTH_SPEC_LIMIT:-150} bash "$repo/bench/spec/spec-bench.sh" bin/hearth-cli \
+      "shared/models/${HEARTH_SPEC_MODEL:-coder-f16.gguf}" shared/models/coder-draft-f16.gguf \
+      shared/testdata/text/python-sample.txt "$OUT/spec-$run" "${flags[@]}"
+  done
 fi
 dir=/dev/shm
 [ -w /dev/shm ] && [ "$(df -Pk /dev/shm | awk 'NR==2 {print $4}')" -gt 40000000 ] || dir=/tmp
@@ -68,4 +73,4 @@ fi
 tail -n 60 "$OUT"/tests.log | grep -E "OK|FAILED|PASSED|SKIPPED|==" | tail -30
 grep -hE "tok/s|ms |ERROR SUMMARY|== exit" "$OUT"/*.log 2>/dev/null | tail -40
 [ -f "$OUT/ncu-summary.txt" ] && head -30 "$OUT/ncu-summary.txt"
-[ -f "$OUT/spec.log" ] && tail -n 12 "$OUT/spec.log"
+[ -f "$OUT/spec.log" ] && grep -E "^task|^\\| (off|ngram|index|draft) \\| 1 \\|" "$OUT/spec.log"

@@ -9,10 +9,12 @@ build=${1:?build dir}; shift || true
 shared=${HEARTH_SHARED:-$root/../shared}
 stage=$(mktemp -d)
 mkdir -p "$stage/bin" "$stage/lib" "$stage/shared/models" "$stage/shared/testdata"
-for b in test_cuda test_pipeline hearth-gpu-bench; do strip -o "$stage/bin/$b" "$build/bin/$b"; done
+# PACK_BINS: the test and bench binaries to carry (default all three; fewer when models need the room).
+for b in ${PACK_BINS:-test_cuda test_pipeline hearth-gpu-bench}; do strip -o "$stage/bin/$b" "$build/bin/$b"; done
 # hearth-cli for the speculative-decoding bench (a build with -DHEARTH_UI=OFF: the GPU machine has no Qt).
 # It links Debian's ICU 72, which Ubuntu 24.04 does not have: those libraries travel along in lib/.
-if [ -x "$build/bin/hearth-cli" ] && ! ldd "$build/bin/hearth-cli" | grep -q Qt6; then
+# NO_CLI=1 leaves it out (the test pack: the ICU libraries and the F16 coder model do not both fit).
+if [ "${NO_CLI:-0}" != 1 ] && [ -x "$build/bin/hearth-cli" ] && ! ldd "$build/bin/hearth-cli" | grep -q Qt6; then
   strip -o "$stage/bin/hearth-cli" "$build/bin/hearth-cli"
   ldd "$build/bin/hearth-cli" | awk '/libicu/ {print $3}' | xargs -r -I{} cp -L {} "$stage/lib/"
 fi
@@ -24,6 +26,12 @@ models=("$@")
   tiny-qwen2-q8_0.gguf tiny-qwen3-q4_k_m.gguf stories260K.gguf coder-f16.gguf coder-draft-f16.gguf)
 for m in "${models[@]}"; do cp "$shared/models/$m" "$stage/shared/models/"; done
 mkdir -p "$root/.carry"
-tar -czf "$root/.carry/pack.tar.gz" -C "$stage" .
+rm -f "$root/.carry/pack.tar.gz" "$root/.carry/pack.tar.xz"
+# The device tool carries 64 MiB in all (working tree included): xz when gzip is too big.
+if [ "${PACK_XZ:-0}" = 1 ]; then
+  tar -cf - -C "$stage" . | xz -T0 -6 > "$root/.carry/pack.tar.xz"
+else
+  tar -czf "$root/.carry/pack.tar.gz" -C "$stage" .
+fi
 rm -rf "$stage"
-ls -la "$root/.carry/pack.tar.gz"
+ls -la "$root"/.carry/pack.tar.*

@@ -88,7 +88,9 @@ for m in methods:
         print(f"| {m} | {c} | {speed:.1f} | {vs} | {rate} | {same(runs, ref[1]) if ref and m != 'off' else '-'} |")
 if "off" in methods and len(concs) > 1:
     one = load("off-1")
-    for c in concs[1:]:
-        runs = load(f"off-{c}")[:len(one)]
-        print(f"\nwithout speculation, {c} at once vs one at a time: same tokens for {same(runs, one)}")
+    print()
+    for m in methods:
+        for c in concs[1:]:
+            runs = load(f"{m}-{c}")[:len(one)]
+            print(f"{'without speculation' if m == 'off' else m}, {c} at once vs without speculation one at a time: same tokens for {same(runs, one)}")
 PY

@@ -67,6 +67,12 @@ struct EngineConfig {
     int maxBatchTokens = 2048;         // token budget per step
     int prefillChunk = 512;            // longest prefill slice of one sequence per step
     bool prefixCaching = true;
+    // A sequence's results do not depend on the other sequences sharing its steps (nor on how its
+    // own tokens are grouped into steps), so batched and speculative greedy outputs equal one-at-a-
+    // time ones bit for bit. The CPU backend always is; on CUDA this routes every matrix product
+    // through the matrix-vector kernels and fixes the attention partitions for `contextLength`:
+    // decode speed is unchanged up to 8 tokens per step, prefill and large batches are slower.
+    bool batchInvariant = false;
     PlacementConfig placement;
     SpecConfig spec;
     std::string chatTemplateOverride;  // Jinja source replacing the model's template

@@ -81,6 +81,9 @@ Result<std::unique_ptr<Backend>> createBackend(const EngineConfig& config, std::
         a.head = sp.head ? 1 : 0;
         a.maxBatchTokens = std::max(config.maxBatchTokens, 64);
         a.useGraphs = graphs ? 1 : 0;
+        a.batchInvariant = config.batchInvariant ? 1 : 0;
+        a.maxContext = config.contextLength > 0 ? config.contextLength
+                                                : static_cast<int>(std::clamp<uint32_t>(mc.nCtxTrain, 2048, 1u << 20));
         PipelineStage* raw = nullptr;
         if (const int rc = api.createStage(&a, &raw, err, sizeof(err)); rc != 0 || !raw)
             return makeError(rc ? static_cast<ErrorCode>(rc) : ErrorCode::Internal, err);

@@ -43,6 +43,14 @@ Status CudaStage::init(const HearthCudaStageArgs& a) {
     embedding_ = a.embedding != 0;
     head_ = a.head != 0;
     useGraphs_ = a.useGraphs != 0;
+    batchInvariant_ = a.batchInvariant != 0;
+    if (batchInvariant_) {
+        // One partition size for every context up to maxContext: a row's attention blocks are then
+        // grouped and merged the same way in any step (at most kMaxPartitions partitions).
+        const int ctxBlocks = (std::max(a.maxContext, 16) + 15) / 16;
+        fixedPartitionBlocks_ = std::max(kPartitionBlocks, (ctxBlocks + kMaxPartitions - 1) / kMaxPartitions);
+        maxPartitions_ = (ctxBlocks + fixedPartitionBlocks_ - 1) / fixedPartitionBlocks_;
+    }
     if (first_ < 0 || first_ >= last_ || last_ > static_cast<int>(cfg_.nLayers))
         return makeError(ErrorCode::InvalidArgument, "CUDA stage layer range is outside the model");
     if (cfg_.headDim > kAttnMaxHeadDim)
@@ -99,8 +107,15 @@ uint64_t CudaStage::scratchEstimate(int T, int R) const {
     uint64_t n = T * (E + 2 * Q + 2 * KV + 2 * F) * 4;        // x, q, k, v, att, ffn, up
     n += T * maxCols * (1 + 2 + 4) + T * maxCols / 32 * 8;   // LinearOps inputs
     n += dequantBytes_ + (32ull << 20);                      // f16 weight chunk, cuBLAS workspace
-    n += kPartialBytes + R * V * 4 + (8ull << 20);           // attention partitions, logits, metadata
+    n += partialBytes(T) + R * V * 4 + (8ull << 20);         // attention partitions, logits, metadata
     return n;
+}
+
+uint64_t CudaStage::partialBytes(int tokens) const {
+    if (!batchInvariant_) return kPartialBytes;
+    // Every partition a row can need, for every token of a step.
+    const uint64_t perPartition = static_cast<uint64_t>(tokens) * cfg_.nHead * (cfg_.headDim + 2) * 4;
+    return std::max<uint64_t>(kPartialBytes, perPartition * maxPartitions_);
 }
 
 Status CudaStage::ensureCapacity(int tokens, int logitRows) {
@@ -117,12 +132,14 @@ Status CudaStage::ensureCapacity(int tokens, int logitRows) {
         HEARTH_TRY(att_.allocate(T * Q * 4, "attention output"));
         HEARTH_TRY(ffn_.allocate(T * F * 4, "feed-forward"));
         HEARTH_TRY(up_.allocate(T * F * 4, "feed-forward"));
-        HEARTH_TRY(partO_.allocate(kPartialBytes, "attention partitions"));
-        HEARTH_TRY(partML_.allocate(kPartialBytes / (cfg_.headDim + 2) * 2 + 64, "attention partitions"));
+        const uint64_t pb = partialBytes(static_cast<int>(T));
+        HEARTH_TRY(partO_.allocate(pb, "attention partitions"));
+        HEARTH_TRY(partML_.allocate(pb / (cfg_.headDim + 2) * 2 + 64, "attention partitions"));
         HEARTH_TRY(counters_.allocate(T * cfg_.nHeadKv * 4, "attention counters"));
         HEARTH_CUDA_TRY(cudaMemset(counters_.data(), 0, counters_.size()));
         HEARTH_TRY(linear_.init(static_cast<int>(T), static_cast<int>(std::max({E, Q, F})), dequantBytes_, stream_,
                                 multiProcessors_, tensorCores_));
+        linear_.setBatchInvariant(batchInvariant_);
         capTokens_ = static_cast<int>(T);
     }
     if (logitRows > capLogits_ || !logits_.size()) {
@@ -191,6 +208,8 @@ Status CudaStage::allocateKv(uint32_t numBlocks, KvDType dtype) {
 }
 
 int CudaStage::partitionsFor(const StepShape& sh, bool graph) const {
+    if (batchInvariant_)  // enough fixed-size partitions for the step (graphs: for any context)
+        return graph ? maxPartitions_ : std::max(1, (sh.maxKeyBlocks + fixedPartitionBlocks_ - 1) / fixedPartitionBlocks_);
     const uint64_t perPartition = static_cast<uint64_t>(sh.tokens) * cfg_.nHead * (cfg_.headDim + 2) * 4;
     int cap = static_cast<int>(std::min<uint64_t>(kMaxPartitions, kPartialBytes / std::max<uint64_t>(1, perPartition)));
     cap = std::max(1, cap);
@@ -207,10 +226,11 @@ Status CudaStage::run(const ForwardBatch& b, const Io& io) {
     const bool sample = head_ && !io.sampling.empty();
     if (sample && io.sampling.size() != b.logitRows.size())
         return makeError(ErrorCode::InvalidArgument, "one sampling entry per logit row is needed");
-    bool decode = useGraphs_ && embedding_ && head_ && b.logitRows.size() == b.seqs.size() &&
-                  b.numTokens() == static_cast<int>(b.seqs.size());
-    for (size_t i = 0; decode && i < b.logitRows.size(); ++i) decode = b.logitRows[i] == static_cast<int32_t>(i);
-    const int bucket = decode ? DecodeGraphs::bucketFor(b.numTokens()) : 0;
+    // Steps whose every token is a logit row (decode, and speculative verification: a sequence's
+    // token and its drafts) replay a graph of their padded size; prefill steps run eagerly.
+    bool graphable = useGraphs_ && embedding_ && head_ && b.logitRows.size() == static_cast<size_t>(b.numTokens());
+    for (size_t i = 0; graphable && i < b.logitRows.size(); ++i) graphable = b.logitRows[i] == static_cast<int32_t>(i);
+    const int bucket = graphable ? DecodeGraphs::bucketFor(b.numTokens()) : 0;
     const bool graph = bucket > 0;
 
     const StepShape sh = meta_.build(b, tileTokens_, graph ? bucket : 0, io.sampling);
@@ -322,6 +342,7 @@ Status CudaStage::enqueueLayer(int li, const StepShape& sh) {
     at.G = static_cast<int>(cfg_.gqaGroup());
     at.tileRows = tileTokens_ * at.G;
     at.partitions = partitions_;
+    at.blocksPerPartition = fixedPartitionBlocks_;
     at.scale = 1.0f / std::sqrt(static_cast<float>(cfg_.headDim));
     HEARTH_TRY(cudaStatus(launchAttention(at, sh.tiles, stream_), "attention"));
 

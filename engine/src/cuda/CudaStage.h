@@ -2,12 +2,15 @@
 // A pipeline stage on one CUDA device (or one logical slice of it): layers [first, last) with their
 // weights in GGUF form on the device, a paged KV pool, and the embedding / head when the plan gives
 // them. Also the whole-model backend: with every layer, run() is a full forward step, sampling can
-// stay on the device, and pure decode steps replay CUDA graphs.
+// stay on the device, and steps whose every token is a logit row (decode, speculative verification)
+// replay CUDA graphs.
 //
 // Invariants: every entry point makes the stage's device current and leaves its stream idle when
 // it returns (results are on the host); scratch buffers are sized for capTokens_ tokens and
 // capLogits_ logit rows and only ever grow (clearing the captured graphs when they move); the
-// rope table covers positions [0, ropeLen_).
+// rope table covers positions [0, ropeLen_). Batch-invariant stages compute every matrix product
+// with the matrix-vector kernels and split attention into partitions of fixedPartitionBlocks_ blocks
+// (at most maxPartitions_ for the engine's context), so no step shape changes a row's arithmetic.
 
 #include <memory>
 #include <string>
@@ -46,6 +49,7 @@ private:
     CudaStage() = default;
     Status init(const HearthCudaStageArgs& args);
     uint64_t scratchEstimate(int tokens, int logitRows) const;
+    uint64_t partialBytes(int tokens) const;
     Status ensureCapacity(int tokens, int logitRows);
     Status ensureRope(int maxPosition);
     int partitionsFor(const StepShape& sh, bool graph) const;
@@ -56,7 +60,8 @@ private:
     uint64_t scratchBytes() const;
 
     int device_ = 0, first_ = 0, last_ = 0;
-    bool embedding_ = false, head_ = false, useGraphs_ = true, tensorCores_ = false;
+    bool embedding_ = false, head_ = false, useGraphs_ = true, tensorCores_ = false, batchInvariant_ = false;
+    int fixedPartitionBlocks_ = 0, maxPartitions_ = 1;  // batch-invariant attention partitions
     std::string name_, deviceName_;
     ModelConfig cfg_;
     std::vector<float> ropeFreqs_;

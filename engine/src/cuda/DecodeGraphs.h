@@ -1,6 +1,7 @@
 #pragma once
-// CUDA graphs of whole decode steps, one per (padded batch size, head output kind), so a decode
-// step costs one graph launch instead of hundreds of kernel launches.
+// CUDA graphs of whole steps whose every token is a logit row (decode steps and speculative
+// verification steps), one per (padded token count, head output kind), so such a step costs one
+// graph launch instead of hundreds of kernel launches.
 //
 // Invariants: a graph is valid only while every buffer it captured stays where it was; the owner
 // calls clear() whenever it reallocates one (KV pool, scratch, metadata, rope table). Buckets are
@@ -20,7 +21,7 @@ class DecodeGraphs {
 public:
     ~DecodeGraphs() { clear(); }
 
-    // The bucket a decode step of n sequences is padded to, or 0 when n is too large for graphs.
+    // The bucket a step of n tokens is padded to, or 0 when n is too large for graphs.
     static int bucketFor(int n);
 
     // Launches the graph for `key`, capturing `enqueue` on `stream` first when there is none.

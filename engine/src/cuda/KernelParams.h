@@ -124,6 +124,7 @@ struct AttnParams {
     int T = 0, Hq = 0, Hkv = 0, D = 0, G = 0;
     int tileRows = 0;                // rows (token × head) per tile, <= 32
     int partitions = 1;
+    int blocksPerPartition = 0;      // > 0: fixed KV blocks per partition (batch-invariant mode)
     float scale = 1;
 };
 constexpr int kAttnMaxRows = 32;

@@ -57,6 +57,12 @@ int LinearOps::gemvLimit(int t) {
     return (t == 0 || t == 1 || t == 30) ? kDenseGemvMaxT : kGemvMaxT;
 }
 
+bool LinearOps::useGemv(int rows, int type) const {
+    // Batch-invariant: every row count takes the matrix-vector kernels (in 8-token slices), whose
+    // arithmetic for a row does not depend on the other rows.
+    return batchInvariant_ ? gemvSupports(type) : rows <= gemvLimit(type);
+}
+
 int LinearOps::gemvFormat(int t) {
     switch (t) {
         case 0: return kActF32;
@@ -202,12 +208,12 @@ Status LinearOps::project(const LinearInput& in, std::span<const Projection> pro
     std::vector<bool> done(projs.size(), false);
     for (size_t i = 0; i < projs.size(); ++i) {
         if (done[i]) continue;
-        const bool small = in.rows <= gemvLimit(projs[i].w->type);
+        const bool small = useGemv(in.rows, projs[i].w->type);
         const int fmt = small ? gemvFormat(projs[i].w->type) : gemmFormat(projs[i].w->type);
         HEARTH_TRY(prepare(in, fmt));
         if (!small) {
             for (size_t j = i; j < projs.size(); ++j)
-                if (!done[j] && in.rows > gemvLimit(projs[j].w->type) && gemmFormat(projs[j].w->type) == fmt) {
+                if (!done[j] && !useGemv(in.rows, projs[j].w->type) && gemmFormat(projs[j].w->type) == fmt) {
                     HEARTH_TRY(mmaEligible(in, *projs[j].w) ? mma(in, projs[j]) : gemm(in, projs[j]));
                     done[j] = true;
                 }
@@ -225,7 +231,7 @@ Status LinearOps::project(const LinearInput& in, std::span<const Projection> pro
         HEARTH_TRY(gemv(in, std::span<const Projection>(group, n), projs[i].accumulate ? 1 : 0, nullptr));
         // Others of the same input format but another type reuse the prepared input.
         for (size_t j = i + 1; j < projs.size(); ++j)
-            if (!done[j] && in.rows <= gemvLimit(projs[j].w->type) && gemvFormat(projs[j].w->type) == fmt) {
+            if (!done[j] && useGemv(in.rows, projs[j].w->type) && gemvFormat(projs[j].w->type) == fmt) {
                 const Projection one[1] = {projs[j]};
                 HEARTH_TRY(gemv(in, one, projs[j].accumulate ? 1 : 0, nullptr));
                 done[j] = true;
@@ -236,7 +242,7 @@ Status LinearOps::project(const LinearInput& in, std::span<const Projection> pro
 
 Status LinearOps::gatedFfn(const LinearInput& in, const DevTensor& gate, const DevTensor& up, float* out, float* upScratch) {
     const int F = static_cast<int>(gate.rows);
-    if (in.rows <= gemvLimit(gate.type) && gate.type == up.type) {
+    if (useGemv(in.rows, gate.type) && gate.type == up.type) {
         HEARTH_TRY(prepare(in, gemvFormat(gate.type)));
         const Projection pair[2] = {{&gate, out, F, false}, {&up, out, F, false}};
         return gemv(in, pair, 2, out);

@@ -8,7 +8,8 @@
 //  - more rows: the same input rounding written as f16 (bf16 / f32 for those weight types),
 //    quantized weights dequantized to f16 in row chunks, cuBLAS GEMM with f32 accumulation
 //    (beta = 1 for the residual add).
-// An optional RMSNorm of X is fused into the input preparation.
+// An optional RMSNorm of X is fused into the input preparation. In the batch-invariant mode every
+// row count takes the first path (8-token slices of one launch).
 //
 // Invariants: buffers are sized for `maxRows` rows of up to `maxCols` columns at init(); a call
 // with more is refused (the stage re-inits with larger sizes first); all work is enqueued on the
@@ -52,6 +53,9 @@ public:
     // (prepareQuantMma) is usable there.
     Status init(int maxRows, int maxCols, uint64_t dequantBytes, cudaStream_t stream, int multiProcessors, bool tensorCores);
     int maxRows() const { return maxRows_; }
+    // On: every product goes through the matrix-vector kernels, so a row's result is bit-identical
+    // whatever else shares the step (slower for prefill-sized steps).
+    void setBatchInvariant(bool on) { batchInvariant_ = on; }
     uint64_t bytes() const;
 
     // Up to three projections of one input.
@@ -64,6 +68,7 @@ public:
     static int gemmFormat(int type);
 
 private:
+    bool useGemv(int rows, int type) const;
     Status prepare(const LinearInput& in, int fmt);
     Status gemv(const LinearInput& in, std::span<const Projection> projs, int mode, float* pairOut);
     Status gemm(const LinearInput& in, const Projection& p);
@@ -72,7 +77,7 @@ private:
     const void* denseInput(int fmt) const;
 
     int maxRows_ = 0, maxCols_ = 0, multiProcessors_ = 1;
-    bool tensorCores_ = false;
+    bool tensorCores_ = false, batchInvariant_ = false;
     cudaStream_t stream_ = nullptr;
     cublasHandle_t blas_ = nullptr;
     DeviceBuffer actQ_, actScale_, actSum_, actHalf_, actF32_, dequant_, workspace_, partial_;

@@ -34,6 +34,13 @@ StepShape StepMetadata::build(const ForwardBatch& b, int tileTokens, int padTo, 
         seqs.push_back({T + i, 1, 0, padBlock});
         tiles.push_back({static_cast<int>(b.seqs.size()) + i, T + i, 1});
     }
+    if (padTo > 0) {
+        // A graph-sized step always has padTo sequences and padTo tiles, so every region sits at
+        // the same offsets whatever the step's mix of sequences; the rest are empty sequences
+        // (no tokens, no keys) and empty tiles over the last of them, which attention skips.
+        while (static_cast<int>(seqs.size()) < padTo) seqs.push_back({sh.tokens, 0, 0, padBlock});
+        while (static_cast<int>(tiles.size()) < padTo) tiles.push_back({static_cast<int>(seqs.size()) - 1, sh.tokens, 0});
+    }
     sh.tiles = static_cast<int>(tiles.size());
     if (pad) sh.maxKeyBlocks = std::max(sh.maxKeyBlocks, 1);
 

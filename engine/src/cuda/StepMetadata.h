@@ -4,10 +4,11 @@
 // tiles, sampling settings and the flattened block tables.
 //
 // Invariants: regions are packed in that order at 16-byte aligned offsets that depend only on the
-// counts (tokens, sequences, tiles, logit rows), so a padded decode step of a given size always
-// puts every region at the same device address (what a captured CUDA graph relies on); padding
-// tokens have slot -1 (no KV write), their own one-token sequence over block table entry 0, and
-// greedy sampling.
+// counts (tokens, sequences, tiles, logit rows), so a step padded to a graph size always puts every
+// region at the same device address (what a captured CUDA graph relies on): it has exactly padTo
+// tokens, sequences, tiles and logit rows. Padding tokens have slot -1 (no KV write), their own
+// one-token sequence over block table entry 0, and greedy sampling; padding sequences and tiles
+// beyond those are empty (no tokens, no keys).
 
 #include <cstdint>
 #include <span>
@@ -29,8 +30,8 @@ struct StepShape {
 
 class StepMetadata {
 public:
-    // tileTokens: tokens per attention tile (32 / GQA group). padTo > batch tokens pads a pure
-    // decode step (one token per sequence) to that many tokens.
+    // tileTokens: tokens per attention tile (32 / GQA group). padTo >= batch tokens pads a step
+    // whose every token is a logit row (decode, speculative verification) to that size.
     StepShape build(const ForwardBatch& b, int tileTokens, int padTo, std::span<const Backend::RowSampling> sampling);
     // Copies to the device (growing the device buffer when needed; returns whether it moved).
     Status upload(cudaStream_t stream, bool& moved);

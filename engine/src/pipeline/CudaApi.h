@@ -19,7 +19,7 @@ class PipelineStage;
 
 extern "C" {
 
-constexpr uint32_t kHearthCudaAbi = 1;
+constexpr uint32_t kHearthCudaAbi = 2;
 
 struct HearthCudaDeviceInfo {
     char name[128];
@@ -40,6 +40,8 @@ struct HearthCudaStageArgs {
     int head;                              // 1: this stage has the final norm and output projection
     int maxBatchTokens;                    // scratch sizing (grows on demand when exceeded)
     int useGraphs;                         // 1: capture decode steps in CUDA graphs
+    int batchInvariant;                    // 1: a row's results do not depend on its batch-mates
+    int maxContext;                        // longest sequence the engine runs (fixes attention partitions)
 };
 
 struct HearthCudaApi {

@@ -55,10 +55,27 @@ void DraftPlanner::plan(std::span<const Seq> seqs, std::vector<int32_t>& k) {
     size_t bestM = 0;
     double expected = b;
     int32_t depth = 0;
+    const bool optimistic = fixedRatio_ < 0 && ++plans_ % kOptimisticEvery == 0;
+    if (optimistic) {
+        const size_t top = std::min<size_t>(seqs.size() + gains_.size() + 1, StepCostModel::kMaxSize);
+        floor_.assign(top, 0.0);
+        double f = 0;
+        for (size_t n = 0; n < top; ++n) {
+            if (plain_.known(static_cast<double>(n))) f = std::max(f, plain_.predict(static_cast<double>(n)));
+            if (spec_.known(static_cast<double>(n))) f = std::max(f, spec_.predict(static_cast<double>(n)));
+            floor_[n] = f;
+        }
+    }
     for (size_t m = 1; m <= gains_.size(); ++m) {
         expected += gains_[m - 1].g;
         depth = std::max(depth, gains_[m - 1].depth);
-        const double rate = expected / (predictSpec(b + static_cast<double>(m)) + round * depth);
+        const double n = b + static_cast<double>(m);
+        double cost = predictSpec(n);
+        if (optimistic && !spec_.known(n)) {
+            const size_t i = static_cast<size_t>(n);
+            cost = i < floor_.size() && floor_[i] > 0 ? std::min(cost, floor_[i]) : cost * kOptimism;
+        }
+        const double rate = expected / (cost + round * depth);
         if (rate > best) {
             best = rate;
             bestM = m;

@@ -10,7 +10,12 @@
 // when speculation would not pay (a large batch, a poor acceptance rate, a slow draft model). Every
 // kExploreEvery plans that chose nothing (an eighth of that while the spec model has seen fewer
 // than 8 steps, whose predictions lean on the plain model meanwhile), it tries one draft per
-// sequence anyway, so the cost models keep seeing steps with drafts when conditions change.
+// sequence anyway, so the cost models keep seeing steps with drafts when conditions change. Step
+// costs need not be linear in the step size (see StepCostModel); every kOptimisticEvery plans, step
+// sizes the spec model has not measured yet are priced at the most a smaller measured size cost
+// (plain or with drafts: a step never costs less than a smaller one), or kOptimism times the fit
+// when none is smaller, so the planner tries them and learns the real cost of sizes on both sides
+// of a jump (the CUDA backend's 8 → 9 tokens) within a few steps.
 //
 // Invariants: plan() gives each sequence at most its limit; the returned counts are a prefix of the
 // gain order, so a sequence's k only ever drops tokens from its end.
@@ -26,6 +31,8 @@ namespace hearth {
 class DraftPlanner {
 public:
     static constexpr int kExploreEvery = 64;
+    static constexpr int kOptimisticEvery = 4;
+    static constexpr double kOptimism = 0.7;
 
     struct Seq {
         double alpha = 0.5;  // acceptance rate estimate per draft token
@@ -57,11 +64,13 @@ private:
     StepCostModel plain_, spec_;
     double roundSeconds_ = -1;  // EMA; < 0: none measured
     int sinceSpec_ = 0;
+    uint64_t plans_ = 0;
     struct Gain {
         double g;
         int32_t seq, depth;
     };
     std::vector<Gain> gains_;
+    std::vector<double> floor_;  // optimistic plans: the largest measured cost of any size <= n
 };
 
 }  // namespace hearth

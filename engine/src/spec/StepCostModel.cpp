@@ -9,6 +9,15 @@ void StepCostModel::add(double n, double t) {
     // A step the OS delayed (preempted thread, page faults) says little about the next one: once
     // the model has seen a few steps, cap a sample at a few times the prediction.
     if (w_ >= 8) t = std::min(t, 4 * predict(n));
+    const int size = static_cast<int>(n);
+    if (size == n && size < kMaxSize) {
+        if (sizeT_.empty()) {
+            sizeT_.assign(kMaxSize, 0.0);
+            sizeCount_.assign(kMaxSize, 0);
+        }
+        sizeT_[size] = sizeCount_[size] ? 0.75 * sizeT_[size] + 0.25 * t : t;
+        if (sizeCount_[size] < 255) ++sizeCount_[size];
+    }
     w_ = w_ * decay_ + 1;
     sn_ = sn_ * decay_ + n;
     st_ = st_ * decay_ + t;
@@ -40,7 +49,17 @@ void StepCostModel::fit(double& a, double& b) const {
     b = prior_ * a;
 }
 
+bool StepCostModel::known(double n) const {
+    const int size = static_cast<int>(n);
+    return size == n && size >= 0 && size < static_cast<int>(sizeCount_.size()) && sizeCount_[size] >= kSizeSamples;
+}
+
 double StepCostModel::predict(double n) const {
+    if (known(n)) return std::max(1e-9, sizeT_[static_cast<int>(n)]);
+    return fitPredict(n);
+}
+
+double StepCostModel::fitPredict(double n) const {
     double a, b;
     fit(a, b);
     return std::max(1e-9, a + b * std::max(0.0, n));

@@ -74,6 +74,50 @@ TEST(CudaBatch, MixedPrefillAndDecodeStepStaysClose) {
     for (size_t r = 0; r < kC.size(); ++r) EXPECT_LE(relErr(l.data() + (1 + r) * V, prefillAlone.data() + r * V, V), 1e-2) << r;
 }
 
+// EngineConfig::batchInvariant: a row's logits are bit-identical whatever shares its step and
+// however its own tokens are grouped: a prompt fed one token per step equals the same prompt in
+// one 80-token step (the cuBLAS-sized path otherwise), and a decode token next to other
+// sequences' prefills (9..64 tokens: the tensor-core path otherwise) equals it alone. This is
+// what makes batched speculative verification give exactly the tokens of plain decoding.
+TEST(CudaBatch, BatchInvariantModeGivesBitIdenticalRows) {
+    SKIP_WITHOUT_GPU();
+    for (const char* model : {"tiny-llama-q4_k_m.gguf", "tiny-llama-q8_0.gguf", "tiny-llama-f16.gguf"}) {
+        for (KvDType kv : {KvDType::F16, KvDType::FP8_E4M3}) {
+            auto solo = gpuBackend(modelPath(model), oneGpu(), 96, kv, true);
+            auto group = gpuBackend(modelPath(model), oneGpu(), 96, kv, true);
+            ASSERT_TRUE(solo.ok() && group.ok()) << (solo.ok() ? "" : solo.error().toString());
+            const size_t V = (*solo)->vocabSize();
+            std::vector<int32_t> prompt;
+            for (int i = 0; i < 80; ++i) prompt.push_back(1 + (i * 53) % 500);
+            const auto table = blockRun(0, 96);
+            std::vector<float> oneByOne;  // row i: logits after prompt[0..i], one token per step
+            for (size_t i = 0; i < prompt.size(); ++i) {
+                auto l = runSlice(**solo, {prompt[i]}, static_cast<int32_t>(i), table);
+                oneByOne.insert(oneByOne.end(), l.begin(), l.end());
+            }
+            auto all = runSlice(**group, prompt, 0, table, true);
+            ASSERT_EQ(all.size(), oneByOne.size());
+            for (size_t i = 0; i < all.size(); ++i)
+                ASSERT_EQ(all[i], oneByOne[i]) << model << " row " << i / V << " logit " << i % V;
+
+            // Sequence 1 (blocks 6..): a short prompt alone, then its decode next to a 30-token
+            // prefill of sequence 2 (blocks 12..) in one 31-token step.
+            const std::vector<int32_t> t1 = blockRun(6, 32), t2 = blockRun(12, 32);
+            runSlice(**solo, kB, 0, t1);
+            runSlice(**group, kB, 0, t1);
+            auto alone = runSlice(**solo, {300}, static_cast<int32_t>(kB.size()), t1);
+            std::vector<int32_t> other(prompt.begin(), prompt.begin() + 30);
+            ForwardBatch fb;
+            fb.addSequence(other, 0, t2, false, true);
+            fb.addSequence({300}, static_cast<int32_t>(kB.size()), t1, false, true);
+            std::vector<float> together;
+            ASSERT_TRUE((*group)->forward(fb, together).ok());
+            ASSERT_EQ(together.size(), 2 * V);
+            for (size_t i = 0; i < V; ++i) ASSERT_EQ(alone[i], together[V + i]) << model << " logit " << i;
+        }
+    }
+}
+
 // 9..64 tokens of quantized weights take the fused tensor-core kernel (weights dequantized in
 // shared memory); HEARTH_CUDA_NO_MMA turns it off, leaving dequantization + cuBLAS. Both multiply
 // the same f16 values with f32 sums, so they agree up to summation order (and the input-rounding

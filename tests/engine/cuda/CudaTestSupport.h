@@ -41,13 +41,16 @@ inline PlacementConfig oneGpu() {
 
 // The GPU backend for a model file, or an error (Unavailable when there is no GPU).
 inline Result<std::unique_ptr<Backend>> gpuBackend(const std::string& path, PlacementConfig placement = oneGpu(),
-                                                   uint32_t blocks = 96, KvDType kv = KvDType::F16) {
+                                                   uint32_t blocks = 96, KvDType kv = KvDType::F16,
+                                                   bool batchInvariant = false) {
     Loaded l = loadModel(path);
     if (!l.file) return makeError(ErrorCode::IoError, "cannot open " + path);
     EngineConfig ec;
     ec.threads = 2;
     ec.maxBatchTokens = 256;
     ec.placement = std::move(placement);
+    ec.batchInvariant = batchInvariant;
+    ec.contextLength = static_cast<int>(blocks) * kBlockSize;
     auto b = createBackend(ec, l.file, l.config);
     if (!b) return b.error();
     HEARTH_TRY((*b)->allocateKv(blocks, kv));

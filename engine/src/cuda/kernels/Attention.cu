@@ -112,7 +112,9 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(const AttnParams p) 
     const int nBlk = (keyEnd + 15) / 16;
     // Fixed-size partitions (so a sequence's result does not depend on the batch it is in),
     // growing only when the context needs more than gridDim.z of them.
-    const int bpp = max(kPartitionBlocks, (nBlk + P - 1) / P);
+    // The batch-invariant mode fixes the partition size for the engine's whole context instead, so a
+    // row's blocks are grouped the same way whatever the tile's last position (P covers them).
+    const int bpp = max(p.blocksPerPartition > 0 ? p.blocksPerPartition : kPartitionBlocks, (nBlk + P - 1) / P);
     const int nParts = (nBlk + bpp - 1) / bpp;  // partitions with work for this tile (<= P)
     if (P > 1 && part >= nParts) return;        // the grid is sized for the longest tile
     const int b0 = part * bpp, b1 = min(nBlk, b0 + bpp);

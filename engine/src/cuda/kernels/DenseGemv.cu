@@ -1,4 +1,4 @@
-// Matrix-vector products for F32 / F16 / BF16 weights and up to 8 tokens. The activations come in
+// Matrix-vector products for F32 / F16 / BF16 weights and up to 8 tokens (more in slices of 8). The activations come in
 // the weight's own type (the CPU rounds them the same way), products are summed in f32. Rows are
 // read with 16-byte loads when their byte length allows it.
 #include <cuda_bf16.h>
@@ -48,7 +48,8 @@ __global__ void __launch_bounds__(128) denseGemvKernel(const GemvParams p) {
     constexpr int kEl = TT == 0 ? 4 : 2;  // bytes per element
     const int lane = threadIdx.x & 31;
     const GemvRows r = gemvRows(p);
-    const int T = p.T;
+    const int tBase = static_cast<int>(blockIdx.y) * MaxT;  // this CTA's slice of the tokens
+    const int T = min(MaxT, p.T - tBase);
     float acc[2][MaxT];
 #pragma unroll
     for (int s = 0; s < 2; ++s)
@@ -79,7 +80,7 @@ __global__ void __launch_bounds__(128) denseGemvKernel(const GemvParams p) {
             for (int t = 0; t < MaxT; ++t) {
                 if (t >= T) break;
                 const int4 av = __ldg(reinterpret_cast<const int4*>(static_cast<const uint8_t*>(p.actDense) +
-                                                                  static_cast<int64_t>(t) * p.cols * kEl) + i);
+                                                                  static_cast<int64_t>(tBase + t) * p.cols * kEl) + i);
                 float a[D::kPerVec];
                 D::unpack(av, a);
 #pragma unroll
@@ -99,11 +100,11 @@ __global__ void __launch_bounds__(128) denseGemvKernel(const GemvParams p) {
 #pragma unroll
             for (int t = 0; t < MaxT; ++t) {
                 if (t >= T) break;
-                acc[s][t] = fmaf(w, D::one(p.actDense, static_cast<int64_t>(t) * p.cols + i), acc[s][t]);
+                acc[s][t] = fmaf(w, D::one(p.actDense, static_cast<int64_t>(tBase + t) * p.cols + i), acc[s][t]);
             }
         }
     }
-    gemvEpilogue<MaxT>(p, r, acc);
+    gemvEpilogue<MaxT>(p, r, acc, tBase, T);
 }
 
 template <int TT>
@@ -111,7 +112,7 @@ cudaError_t launchDense(const GemvParams& p, int grid, cudaStream_t s) {
     if (p.T == 1)
         denseGemvKernel<TT, 1><<<grid, 128, 0, s>>>(p);
     else
-        denseGemvKernel<TT, kGemvMaxT><<<grid, 128, 0, s>>>(p);
+        denseGemvKernel<TT, kGemvMaxT><<<dim3(grid, gemvTokenSlices(p.T)), 128, 0, s>>>(p);
     return cudaGetLastError();
 }
 

@@ -55,9 +55,14 @@ __device__ __forceinline__ float warpSum(float v) {
 // SiLU as the CPU computes it: g / (1 + exp(-g)) * u.
 __device__ __forceinline__ float siluMul(float g, float u) { return __fmul_rn(__fdiv_rn(g, __fadd_rn(1.0f, expf(-g))), u); }
 
-// acc[s][t] summed over the warp; lane t writes token t.
+// Token slices of a launch (gridDim.y): 8 tokens each; a slice computes its rows exactly as a
+// launch of those tokens alone would.
+__host__ __device__ inline int gemvTokenSlices(int T) { return T <= 1 ? 1 : (T + kGemvMaxT - 1) / kGemvMaxT; }
+
+// acc[s][t] summed over the warp; lane t writes token tBase + t (T tokens in this slice).
 template <int MaxT>
-__device__ __forceinline__ void gemvEpilogue(const GemvParams& p, const GemvRows& r, float (&acc)[2][MaxT]) {
+__device__ __forceinline__ void gemvEpilogue(const GemvParams& p, const GemvRows& r, float (&acc)[2][MaxT], int tBase,
+                                             int T) {
     const int lane = threadIdx.x & 31;
 #pragma unroll
     for (int s = 0; s < 2; ++s)
@@ -65,11 +70,11 @@ __device__ __forceinline__ void gemvEpilogue(const GemvParams& p, const GemvRows
         for (int t = 0; t < MaxT; ++t) acc[s][t] = warpSum(acc[s][t]);
 #pragma unroll
     for (int t = 0; t < MaxT; ++t) {
-        if (t >= p.T || lane != t) continue;
+        if (t >= T || lane != t) continue;
         if (p.mode == 2) {
             if (r.ok[0]) {
                 const GemvSeg& g = p.seg[0];
-                g.y[static_cast<int64_t>(t) * g.ldy + r.row[0]] = siluMul(acc[0][t], acc[1][t]);
+                g.y[static_cast<int64_t>(tBase + t) * g.ldy + r.row[0]] = siluMul(acc[0][t], acc[1][t]);
             }
             continue;
         }
@@ -77,7 +82,7 @@ __device__ __forceinline__ void gemvEpilogue(const GemvParams& p, const GemvRows
 #pragma unroll
         for (int s = 0; s < 2; ++s) {
             if (!r.ok[s]) continue;
-            float* y = g.y + static_cast<int64_t>(t) * g.ldy + r.row[s];
+            float* y = g.y + static_cast<int64_t>(tBase + t) * g.ldy + r.row[s];
             *y = p.mode == 1 ? *y + acc[s][t] : acc[s][t];
         }
     }

@@ -1,5 +1,7 @@
 // Fused dequantize + matrix-vector product for quantized GGUF weights and up to 8 tokens, with
-// int8 activations (the CPU's pairing: Q8_0 / Q8_1 / Q8_K) and dp4a integer dot products.
+// int8 activations (the CPU's pairing: Q8_0 / Q8_1 / Q8_K) and dp4a integer dot products. More
+// tokens are taken in slices of 8 (gridDim.y), each computed exactly as a launch of its own: the
+// batch-invariant mode's path for every row count.
 //
 // Each warp owns two rows and walks them in pieces of 2048 elements. A piece's bytes are copied
 // to the warp's shared memory with asynchronous 16-byte copies (cp.async, sm_80+), the next piece
@@ -60,7 +62,8 @@ __global__ void __launch_bounds__(128) quantGemvKernel(const GemvParams p) {
 
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const GemvRows r = gemvRows(p);
-    const int T = p.T;
+    const int tBase = static_cast<int>(blockIdx.y) * MaxT;  // this CTA's slice of the tokens
+    const int T = min(MaxT, p.T - tBase);
     float acc[2][MaxT];
 #pragma unroll
     for (int s = 0; s < 2; ++s)
@@ -97,9 +100,9 @@ __global__ void __launch_bounds__(128) quantGemvKernel(const GemvParams p) {
 #pragma unroll
             for (int t = 0; t < MaxT; ++t) {
                 if (t >= T) break;
-                const int4* ap = reinterpret_cast<const int4*>(p.actQ + static_cast<int64_t>(t) * p.cols) + unit * 2;
+                const int4* ap = reinterpret_cast<const int4*>(p.actQ + static_cast<int64_t>(tBase + t) * p.cols) + unit * 2;
                 const int4 a0 = __ldg(ap), a1 = __ldg(ap + 1);
-                const int64_t si = static_cast<int64_t>(t) * unitsPerRow + unit;
+                const int64_t si = static_cast<int64_t>(tBase + t) * unitsPerRow + unit;
                 const float da = __ldg(p.actScale + si);
                 const float sa = Q::kKind == kLegacyMin ? __ldg(p.actSum + si) : 0.f;
 #pragma unroll
@@ -109,7 +112,7 @@ __global__ void __launch_bounds__(128) quantGemvKernel(const GemvParams p) {
         }
         __syncwarp();  // the buffer is refilled by the next iteration's issue
     }
-    gemvEpilogue<MaxT>(p, r, acc);
+    gemvEpilogue<MaxT>(p, r, acc, tBase, T);
 }
 
 template <int TT>
@@ -117,7 +120,7 @@ cudaError_t launchType(const GemvParams& p, int grid, cudaStream_t s) {
     if (p.T == 1)
         quantGemvKernel<TT, 1><<<grid, 128, 0, s>>>(p);
     else
-        quantGemvKernel<TT, kGemvMaxT><<<grid, 128, 0, s>>>(p);
+        quantGemvKernel<TT, kGemvMaxT><<<dim3(grid, gemvTokenSlices(p.T)), 128, 0, s>>>(p);
     return cudaGetLastError();
 }
 
@@ -135,7 +138,7 @@ bool gemvSupports(int type) {
 }
 
 cudaError_t launchGemv(const GemvParams& p, int grid, cudaStream_t s) {
-    if (p.T < 1 || p.T > kGemvMaxT) return cudaErrorInvalidValue;
+    if (p.T < 1 || gemvTokenSlices(p.T) > 65535) return cudaErrorInvalidValue;
     switch (p.type) {
         case 2: return launchType<2>(p, grid, s);
         case 3: return launchType<3>(p, grid, s);
