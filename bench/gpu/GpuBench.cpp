@@ -1,6 +1,7 @@
 // hearth-gpu-bench: speed of the CUDA backend on random-weight models with real shapes.
 //
 //   hearth-gpu-bench --shape llama8b --mix q4_k_m [--dir /dev/shm] [--tests decode,pp512,agg,kv,restore]
+//                    [--batch-invariant 1]
 //
 // Generates the model (RandomModel.h), loads it through the backend factory on device 0, and
 // reports: batch-1 decode tok/s (device sampling, CUDA graphs) with the fraction of the memory
@@ -30,7 +31,7 @@ namespace {
 struct Args {
     std::string shape = "llama8b", mix = "q4_k_m", dir = "/dev/shm", json, tests = "decode,pp512,agg,kv,restore", model;
     double bandwidth = 4.3e12;
-    bool keep = false;
+    bool keep = false, batchInvariant = false;
 };
 
 double ms(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
@@ -220,6 +221,7 @@ int main(int argc, char** argv) {
         else if (k == "--tests") a.tests = v;
         else if (k == "--model") a.model = v;
         else if (k == "--bandwidth") a.bandwidth = std::atof(v.c_str()) * 1e12;
+        else if (k == "--batch-invariant") a.batchInvariant = v == "1";
         else {
             std::fprintf(stderr, "unknown option %s\n", k.c_str());
             return 2;
@@ -254,6 +256,8 @@ int main(int argc, char** argv) {
     EngineConfig ec;
     ec.placement.devices = {0};
     ec.maxBatchTokens = 2048;
+    ec.batchInvariant = a.batchInvariant;
+    if (a.batchInvariant) ec.contextLength = 4096;  // sizes the fixed attention partitions (8 blocks)
     const auto t0 = Clock::now();
     auto backend = createBackend(ec, *file, *cfg);
     if (!backend) {

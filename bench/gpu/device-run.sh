@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine (through the device tool) from the repository root: unpacks the build
 # carried in .carry/pack.tar.gz or .tar.xz (bin/, lib/, shared/ with the test models), then runs the CUDA
-# tests, compute-sanitizer, the benchmarks named in $HEARTH_BENCH ("shape:mix:tests ...") and,
+# tests, compute-sanitizer, the benchmarks named in $HEARTH_BENCH ("shape:mix:tests[:inv] ...") and,
 # with HEARTH_SPEC=1, the speculative-decoding bench.
 # Logs go to $OUT. Build and pack on the development machine with bench/gpu/pack.sh.
 set -u
@@ -26,9 +26,12 @@ if [ "${HEARTH_TESTS:-1}" = 1 ]; then
 fi
 if [ "${HEARTH_SPEC:-0}" = 1 ] && [ -x bin/hearth-cli ]; then
   # Speculative decoding on the GPU: bench/spec/spec-bench.sh with the coder models on device 0,
-  # once per entry of HEARTH_SPEC_RUNS (a task, "+inv" for --batch-invariant).
+  # once per entry of HEARTH_SPEC_RUNS (a task; "+inv" for --batch-invariant, "+nvg" for graphs of
+  # pure decode steps only).
+  export REPS=${REPS:-1}
   for run in ${HEARTH_SPEC_RUNS:-continue}; do
-    task=${run%+inv}; flags=(--devices 0); [ "$task" != "$run" ] && flags+=(--batch-invariant)
+    task=${run%%+*}; flags=(--devices 0); [[ $run == *+inv* ]] && flags+=(--batch-invariant)
+    if [[ $run == *+nvg* ]]; then export HEARTH_CUDA_VERIFY_GRAPHS=0; else unset HEARTH_CUDA_VERIFY_GRAPHS; fi
     export TASK=$task; t spec ${HEARTH_SPEC_LIMIT:-150} bash "$repo/bench/spec/spec-bench.sh" bin/hearth-cli \
       "shared/models/${HEARTH_SPEC_MODEL:-coder-f16.gguf}" shared/models/coder-draft-f16.gguf \
       shared/testdata/text/python-sample.txt "$OUT/spec-$run" "${flags[@]}"
@@ -37,8 +40,10 @@ fi
 dir=/dev/shm
 [ -w /dev/shm ] && [ "$(df -Pk /dev/shm | awk 'NR==2 {print $4}')" -gt 40000000 ] || dir=/tmp
 for spec in ${HEARTH_BENCH:-}; do
-  IFS=: read -r shape mix tests <<< "$spec"
-  t bench ${HEARTH_BENCH_LIMIT:-200} bin/hearth-gpu-bench --shape "$shape" --mix "$mix" --tests "$tests" --dir "$dir" --json "$OUT/bench.jsonl"
+  IFS=: read -r shape mix tests mode <<< "$spec"  # mode "inv": --batch-invariant
+  inv=0; [ "${mode:-}" = inv ] && inv=1
+  t bench ${HEARTH_BENCH_LIMIT:-200} bin/hearth-gpu-bench --shape "$shape" --mix "$mix" --tests "$tests" --dir "$dir" \
+    --batch-invariant "$inv" --json "$OUT/bench.jsonl"
 done
 if [ -n "${HEARTH_NCU:-}" ]; then
   # Per-kernel durations and DRAM traffic of one steady-state decode step.
@@ -73,4 +78,4 @@ fi
 tail -n 60 "$OUT"/tests.log | grep -E "OK|FAILED|PASSED|SKIPPED|==" | tail -30
 grep -hE "tok/s|ms |ERROR SUMMARY|== exit" "$OUT"/*.log 2>/dev/null | tail -40
 [ -f "$OUT/ncu-summary.txt" ] && head -30 "$OUT/ncu-summary.txt"
-[ -f "$OUT/spec.log" ] && grep -E "^task|^\\| (off|ngram|index|draft) \\| 1 \\|" "$OUT/spec.log"
+[ -f "$OUT/spec.log" ] && grep -E "^task|^\\| (off|ngram|index) \\| (1|8|32) \\|" "$OUT/spec.log"

@@ -11,7 +11,8 @@
 #   and the window's first line again (an input-grounded edit: the reply mostly restates the code).
 # The index is built from TEXT's first half (same code base, not the prompts' own region).
 # PROMPTS (default 8) prompts; CONC (default "8") the batch sizes, each runs that many requests
-# (the prompts repeated); GEN (default 128) tokens per request; METHODS (default all four).
+# (the prompts repeated); GEN (default 128) tokens per request; METHODS (default all four); REPS
+# (default 1) runs of each, the median speed reported (token checks use the first run).
 set -euo pipefail
 cli=${1:?hearth-cli}; model=${2:?model}; draft=${3:?draft model}; text=${4:?text file}
 out=${5:-$(mktemp -d)}; shift $(( $# < 5 ? $# : 5 ))
@@ -50,17 +51,25 @@ spec_flags() {
     draft) echo "--spec draft:$draft" ;;
   esac
 }
-for m in $METHODS; do
-  # shellcheck disable=SC2046
-  "$cli" run -m "$model" --prompts "$out/prompts-1.jsonl" --sequential "${extra[@]}" $(spec_flags "$m") > "$out/$m-1.jsonl"
-  for c in $CONC; do
+# REPS (default 1) runs of every configuration, methods interleaved round by round (so a slow
+# spell of the machine hits all of them alike); speeds are the median over the runs.
+REPS=${REPS:-1}
+for ((rep = 0; rep < REPS; rep++)); do
+  sfx=$([ "$rep" = 0 ] || echo ".$rep")
+  for m in $METHODS; do
     # shellcheck disable=SC2046
-    "$cli" run -m "$model" --prompts "$out/prompts-$c.jsonl" --max-seqs "$c" "${extra[@]}" $(spec_flags "$m") > "$out/$m-$c.jsonl"
+    "$cli" run -m "$model" --prompts "$out/prompts-1.jsonl" --sequential "${extra[@]}" $(spec_flags "$m") > "$out/$m-1.jsonl$sfx"
+    for c in $CONC; do
+      # shellcheck disable=SC2046
+      "$cli" run -m "$model" --prompts "$out/prompts-$c.jsonl" --max-seqs "$c" "${extra[@]}" $(spec_flags "$m") > "$out/$m-$c.jsonl$sfx"
+    done
   done
 done
-python3 - "$out" "$TASK" "$METHODS" 1 $CONC <<'PY'
+REPS=$REPS python3 - "$out" "$TASK" "$METHODS" 1 $CONC <<'PY'
 import json, sys
 out, task, methods, concs = sys.argv[1], sys.argv[2], sys.argv[3].split(), [int(c) for c in sys.argv[4:]]
+import os
+reps = int(os.environ.get("REPS", "1"))
 def load(name): return [json.loads(l) for l in open(f"{out}/{name}.jsonl")]
 def diverge(a, b): return next((k for k in range(min(len(a), len(b))) if a[k] != b[k]), None)
 def same(runs, ref):
@@ -68,17 +77,21 @@ def same(runs, ref):
     k = sum(f is None for f in firsts)
     diff = sorted(set(f for f in firsts if f is not None))
     return f"{k}/{len(runs)}" + (f" (from token {', '.join(map(str, diff[:4]))})" if diff else "")
-print(f"task: {task}")
+print(f"task: {task}" + (f", median of {reps} runs" if reps > 1 else ""))
 print("| proposer | requests at once | tok/s | vs off | drafts accepted | same tokens as off |")
 print("|---|---:|---:|---:|---:|---|")
 base = {}
 for m in methods:
     for c in concs:
         runs = load(f"{m}-{c}")
-        if c == 1:  # one at a time: mean decode speed of a request
-            speed = sum(r["timings"]["decode_tok_s"] for r in runs) / len(runs)
-        else:       # all at once: generated tokens over the batch's wall time (prefills included)
-            speed = sum(len(r["tokens"]) for r in runs) / (max(r["total_ms"] for r in runs) / 1000)
+        def speed_of(runs):
+            if c == 1:  # one at a time: mean decode speed of a request
+                return sum(r["timings"]["decode_tok_s"] for r in runs) / len(runs)
+            # all at once: generated tokens over the batch's wall time (prefills included)
+            return sum(len(r["tokens"]) for r in runs) / (max(r["total_ms"] for r in runs) / 1000)
+        speeds = sorted([speed_of(runs)] + [speed_of([json.loads(l) for l in open(f"{out}/{m}-{c}.jsonl.{k}")])
+                                             for k in range(1, reps)])
+        speed = speeds[len(speeds) // 2]
         if m == "off": base[c] = (speed, runs)
         prop = sum(r.get("speculative", {}).get("proposed", 0) for r in runs)
         acc = sum(r.get("speculative", {}).get("accepted", 0) for r in runs)

@@ -230,6 +230,12 @@ Status CudaStage::run(const ForwardBatch& b, const Io& io) {
     // token and its drafts) replay a graph of their padded size; prefill steps run eagerly.
     bool graphable = useGraphs_ && embedding_ && head_ && b.logitRows.size() == static_cast<size_t>(b.numTokens());
     for (size_t i = 0; graphable && i < b.logitRows.size(); ++i) graphable = b.logitRows[i] == static_cast<int32_t>(i);
+    // HEARTH_CUDA_VERIFY_GRAPHS=0 (measuring): graphs for pure decode steps only.
+    static const bool verifyGraphs = [] {
+        const char* v = std::getenv("HEARTH_CUDA_VERIFY_GRAPHS");
+        return !v || std::strcmp(v, "0") != 0;
+    }();
+    if (!verifyGraphs && b.numTokens() != static_cast<int>(b.seqs.size())) graphable = false;
     const int bucket = graphable ? DecodeGraphs::bucketFor(b.numTokens()) : 0;
     const bool graph = bucket > 0;
 
