@@ -1,7 +1,7 @@
 // hearth-gpu-bench: speed of the CUDA backend on random-weight models with real shapes.
 //
 //   hearth-gpu-bench --shape llama8b --mix q4_k_m [--dir /dev/shm] [--tests decode,pp512,agg,kv,restore]
-//                    [--batch-invariant 1]
+//                    [--batch-invariant 1] [--keep 1 | --model FILE]
 //
 // Generates the model (RandomModel.h), loads it through the backend factory on device 0, and
 // reports: batch-1 decode tok/s (device sampling, CUDA graphs) with the fraction of the memory
@@ -222,6 +222,7 @@ int main(int argc, char** argv) {
         else if (k == "--model") a.model = v;
         else if (k == "--bandwidth") a.bandwidth = std::atof(v.c_str()) * 1e12;
         else if (k == "--batch-invariant") a.batchInvariant = v == "1";
+        else if (k == "--keep") a.keep = v == "1";
         else {
             std::fprintf(stderr, "unknown option %s\n", k.c_str());
             return 2;

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine (through the device tool) from the repository root: unpacks the build
 # carried in .carry/pack.tar.gz or .tar.xz (bin/, lib/, shared/ with the test models), then runs the CUDA
-# tests, compute-sanitizer, the benchmarks named in $HEARTH_BENCH ("shape:mix:tests[:inv] ...") and,
-# with HEARTH_SPEC=1, the speculative-decoding bench.
+# tests (HEARTH_TEST_FILTER: a gtest filter), compute-sanitizer, the benchmarks named in $HEARTH_BENCH
+# ("shape:mix:tests[:inv[:VAR=value,VAR2=value]] ...": one hearth-gpu-bench run each, with those
+# variables set, for A/B runs of a switch; a shape and mix is generated once and reused) and, with
+# HEARTH_SPEC=1, the speculative-decoding bench.
 # Logs go to $OUT. Build and pack on the development machine with bench/gpu/pack.sh.
 set -u
 OUT=${OUT:-/tmp/hearth-out}
@@ -22,7 +24,7 @@ export LD_LIBRARY_PATH="/tmp/h/lib:${LD_LIBRARY_PATH:-}"  # ICU for hearth-cli (
 } > "$OUT/info.txt" 2>&1
 t() { local name=$1 limit=$2; shift 2; echo "== $name" >> "$OUT/$name.log"; timeout "$limit" "$@" >> "$OUT/$name.log" 2>&1; echo "== exit $?" >> "$OUT/$name.log"; }
 if [ "${HEARTH_TESTS:-1}" = 1 ]; then
-  t tests ${HEARTH_TESTS_LIMIT:-200} bin/test_cuda
+  t tests ${HEARTH_TESTS_LIMIT:-200} bin/test_cuda --gtest_filter="${HEARTH_TEST_FILTER:-*}"
 fi
 if [ "${HEARTH_SPEC:-0}" = 1 ] && [ -x bin/hearth-cli ]; then
   # Speculative decoding on the GPU: bench/spec/spec-bench.sh with the coder models on device 0,
@@ -40,11 +42,16 @@ fi
 dir=/dev/shm
 [ -w /dev/shm ] && [ "$(df -Pk /dev/shm | awk 'NR==2 {print $4}')" -gt 40000000 ] || dir=/tmp
 for spec in ${HEARTH_BENCH:-}; do
-  IFS=: read -r shape mix tests mode <<< "$spec"  # mode "inv": --batch-invariant
+  IFS=: read -r shape mix tests mode envs <<< "$spec"  # mode "inv": --batch-invariant
   inv=0; [ "${mode:-}" = inv ] && inv=1
-  t bench ${HEARTH_BENCH_LIMIT:-200} bin/hearth-gpu-bench --shape "$shape" --mix "$mix" --tests "$tests" --dir "$dir" \
-    --batch-invariant "$inv" --json "$OUT/bench.jsonl"
+  model="$dir/hearth-bench-$shape-$mix.gguf"
+  src=(--keep 1); [ -f "$model" ] && src=(--model "$model")
+  echo "== $spec" >> "$OUT/bench.log"
+  # shellcheck disable=SC2086
+  t bench ${HEARTH_BENCH_LIMIT:-200} env ${envs//,/ } bin/hearth-gpu-bench --shape "$shape" --mix "$mix" "${src[@]}" \
+    --tests "$tests" --dir "$dir" --batch-invariant "$inv" --json "$OUT/bench.jsonl"
 done
+rm -f "$dir"/hearth-bench-*.gguf
 if [ -n "${HEARTH_NCU:-}" ]; then
   # Per-kernel durations and DRAM traffic of one steady-state decode step.
   IFS=: read -r shape mix <<< "$HEARTH_NCU"
@@ -76,6 +83,6 @@ if [ "${HEARTH_SANITIZE:-1}" = 1 ]; then
     --gtest_filter='CudaBatch.DecodeLogits*:CudaBatch.DeviceSampling*:CudaVsCpu.KvCacheDtypes'
 fi
 tail -n 60 "$OUT"/tests.log | grep -E "OK|FAILED|PASSED|SKIPPED|==" | tail -30
-grep -hE "tok/s|ms |ERROR SUMMARY|== exit" "$OUT"/*.log 2>/dev/null | tail -40
+grep -hE "tok/s|ms |ERROR SUMMARY|== " "$OUT"/*.log 2>/dev/null | tail -60
 [ -f "$OUT/ncu-summary.txt" ] && head -30 "$OUT/ncu-summary.txt"
 [ -f "$OUT/spec.log" ] && grep -E "^task|^\\| (off|ngram|index) \\| (1|8|32) \\|" "$OUT/spec.log"

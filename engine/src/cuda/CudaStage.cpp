@@ -15,7 +15,7 @@ constexpr uint64_t kMarginBytes = 256ull << 20;      // left free on the device 
 constexpr uint64_t kPartialBytes = 64ull << 20;      // cap of the attention partition buffers
 constexpr uint64_t kDequantCap = 256ull << 20;       // cap of the f16 weight chunk for cuBLAS
 constexpr int kMaxPartitions = kAttnMaxPartitions;
-constexpr int kPartitionBlocks = 4;                  // KV blocks per attention partition (as in the kernel)
+constexpr int kPartitionBlocks = 4;                  // KV blocks per attention partition (default)
 
 bool quantized(int t) { return t != 0 && t != 1 && t != 30; }
 
@@ -44,6 +44,9 @@ Status CudaStage::init(const HearthCudaStageArgs& a) {
     head_ = a.head != 0;
     useGraphs_ = a.useGraphs != 0;
     batchInvariant_ = a.batchInvariant != 0;
+    // The KV blocks an attention partition takes at most (while the context fits the partitions):
+    // fewer means more CTAs on short contexts. HEARTH_CUDA_ATTN_BLOCKS overrides it (measuring).
+    if (const char* v = std::getenv("HEARTH_CUDA_ATTN_BLOCKS"); v && std::atoi(v) > 0) partitionBlocks_ = std::atoi(v);
     if (batchInvariant_) {
         // One partition size for every context up to maxContext: a row's attention blocks are then
         // grouped and merged the same way in any step (at most kMaxPartitions partitions).
@@ -70,8 +73,16 @@ Status CudaStage::init(const HearthCudaStageArgs& a) {
         return makeError(ErrorCode::Unavailable, name_ + " has compute capability " + std::to_string(prop.major) + "." +
                                                      std::to_string(prop.minor) + "; the CUDA backend needs 8.0 or newer");
     HEARTH_CUDA_TRY(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    enablePdl(device_, prop.major);
     HEARTH_CUDA_TRY(prepareAttention());
-    tensorCores_ = std::getenv("HEARTH_CUDA_NO_MMA") == nullptr && prepareQuantMma(prop.sharedMemPerBlockOptin) == cudaSuccess;
+    caps_.multiProcessors = prop.multiProcessorCount;
+    caps_.sharedOptin = static_cast<int>(prop.sharedMemPerBlockOptin);
+    caps_.sharedPerSm = static_cast<int>(prop.sharedMemPerMultiprocessor);
+    caps_.tensorCores = std::getenv("HEARTH_CUDA_NO_MMA") == nullptr && prepareQuantMma(caps_.sharedOptin) == cudaSuccess;
+    mmaAttention_ = !batchInvariant_ && std::getenv("HEARTH_CUDA_NO_MMA_ATTENTION") == nullptr;
+    // HEARTH_CUDA_MMA_ATTENTION=1 (tests): every step without a graph on the tensor-core kernel.
+    const char* force = std::getenv("HEARTH_CUDA_MMA_ATTENTION");
+    forceMmaAttention_ = mmaAttention_ && force && std::strcmp(force, "1") == 0;
     cudaGetLastError();
     if (w.ropeFreqs.present()) {
         const auto* f = static_cast<const float*>(w.ropeFreqs.data);
@@ -137,8 +148,7 @@ Status CudaStage::ensureCapacity(int tokens, int logitRows) {
         HEARTH_TRY(partML_.allocate(pb / (cfg_.headDim + 2) * 2 + 64, "attention partitions"));
         HEARTH_TRY(counters_.allocate(T * cfg_.nHeadKv * 4, "attention counters"));
         HEARTH_CUDA_TRY(cudaMemset(counters_.data(), 0, counters_.size()));
-        HEARTH_TRY(linear_.init(static_cast<int>(T), static_cast<int>(std::max({E, Q, F})), dequantBytes_, stream_,
-                                multiProcessors_, tensorCores_));
+        HEARTH_TRY(linear_.init(static_cast<int>(T), static_cast<int>(std::max({E, Q, F})), dequantBytes_, stream_, caps_));
         linear_.setBatchInvariant(batchInvariant_);
         capTokens_ = static_cast<int>(T);
     }
@@ -208,6 +218,7 @@ Status CudaStage::allocateKv(uint32_t numBlocks, KvDType dtype) {
 }
 
 int CudaStage::partitionsFor(const StepShape& sh, bool graph) const {
+    if (forceMmaAttention_ && !graph && mmaAttention_ && attentionMmaSupports(static_cast<int>(cfg_.headDim), kv_.kind)) return 1;
     if (batchInvariant_)  // enough fixed-size partitions for the step (graphs: for any context)
         return graph ? maxPartitions_ : std::max(1, (sh.maxKeyBlocks + fixedPartitionBlocks_ - 1) / fixedPartitionBlocks_);
     const uint64_t perPartition = static_cast<uint64_t>(sh.tokens) * cfg_.nHead * (cfg_.headDim + 2) * 4;
@@ -216,7 +227,7 @@ int CudaStage::partitionsFor(const StepShape& sh, bool graph) const {
     if (graph) return cap;
     // Prefill-sized steps have enough tiles to fill the device; partitions would only add traffic.
     if (sh.tokens > kGemvMaxT && static_cast<int64_t>(sh.tiles) * cfg_.nHeadKv >= 2 * multiProcessors_) return 1;
-    const int need = (sh.maxKeyBlocks + kPartitionBlocks - 1) / kPartitionBlocks;
+    const int need = (sh.maxKeyBlocks + partitionBlocks_ - 1) / partitionBlocks_;
     return std::max(1, std::min(cap, need));
 }
 
@@ -348,9 +359,14 @@ Status CudaStage::enqueueLayer(int li, const StepShape& sh) {
     at.G = static_cast<int>(cfg_.gqaGroup());
     at.tileRows = tileTokens_ * at.G;
     at.partitions = partitions_;
-    at.blocksPerPartition = fixedPartitionBlocks_;
+    at.blocksPerPartition = batchInvariant_ ? fixedPartitionBlocks_ : partitionBlocks_;
     at.scale = 1.0f / std::sqrt(static_cast<float>(cfg_.headDim));
-    HEARTH_TRY(cudaStatus(launchAttention(at, sh.tiles, stream_), "attention"));
+    // Prefill-sized steps (one partition) on tensor cores where the kernel supports the shape; the
+    // batch-invariant mode keeps every step on the kernel its decode steps use.
+    if (partitions_ == 1 && mmaAttention_ && attentionMmaSupports(at.D, at.kvKind))
+        HEARTH_TRY(cudaStatus(launchAttentionMma(at, sh.tiles, stream_), "attention (tensor cores)"));
+    else
+        HEARTH_TRY(cudaStatus(launchAttention(at, sh.tiles, stream_), "attention"));
 
     const LinearInput o{att_.as<float>(), Q, T, Q};
     const Projection wo[1] = {{&L.wo, x_.as<float>(), E, true}};

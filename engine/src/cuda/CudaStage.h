@@ -60,8 +60,11 @@ private:
     uint64_t scratchBytes() const;
 
     int device_ = 0, first_ = 0, last_ = 0;
-    bool embedding_ = false, head_ = false, useGraphs_ = true, tensorCores_ = false, batchInvariant_ = false;
+    bool embedding_ = false, head_ = false, useGraphs_ = true, batchInvariant_ = false, mmaAttention_ = false,
+         forceMmaAttention_ = false;
+    DeviceCaps caps_;
     int fixedPartitionBlocks_ = 0, maxPartitions_ = 1;  // batch-invariant attention partitions
+    int partitionBlocks_ = 4;                          // KV blocks per attention partition otherwise
     std::string name_, deviceName_;
     ModelConfig cfg_;
     std::vector<float> ropeFreqs_;

@@ -65,18 +65,37 @@ constexpr int kGemvMaxT = 8;          // largest token count the matrix-vector k
 constexpr int kDenseGemvMaxT = 4;     // ... and the one LinearOps gives them for dense weights
 constexpr int kGemvWarpsPerCta = 4;   // output rows per CTA: 4 * rowsPerWarp (4 in mode 2)
 
-// Tensor-core path of quantized weights for kGemvMaxT < T <= kMmaMaxT tokens.
+// Tensor-core path of quantized weights for kGemvMaxT < T <= kMmaMaxT tokens: up to three
+// matrices of one type and width sharing the input (a segment each, like GemvParams), or a gate /
+// up pair whose SiLU product is the output (mode 2).
+struct MmaSeg {
+    const uint8_t* w = nullptr;
+    float* y = nullptr;
+    int rows = 0, ldy = 0;
+    int ctaBegin = 0;   // first CTA (blockIdx.x) of this segment
+    int rowOffset = 0;  // first row of this segment in the split-K partial sums
+};
+
 struct MmaParams {
     int type = 0;
-    const uint8_t* w = nullptr;
     int64_t rowBytes = 0;
-    int rows = 0, cols = 0;          // cols: a multiple of 256
+    int cols = 0;                    // a multiple of 256
     const __half* x = nullptr;       // [T][cols] f16 inputs (an FQ8 format)
     int T = 0;
-    float* y = nullptr;
-    int ldy = 0;
-    int accumulate = 0;
-    float* partial = nullptr;        // [splits][T][rows] when the K range is split
+    MmaSeg seg[3];
+    int nSeg = 1;
+    int mode = 0;                    // 0: y = W x; 1: y += W x; 2: seg[0].y = silu(W0 x) * (W1 x), seg 1 the up matrix
+    int totalRows = 0;               // rows of all segments (2 * rows in mode 2)
+    float* partial = nullptr;        // [splits][T][totalRows] when the K range is split
+    int stages = 2;                  // K steps in flight (quantMmaPlan)
+};
+
+// How a launch of T tokens runs on a device with `sharedOptin` bytes of shared memory per block and
+// `sharedPerSm` per multiprocessor: stages in flight, tokens per launch (0: the path cannot run
+// this type there), CTAs resident per multiprocessor, dynamic shared memory per CTA.
+struct MmaPlan {
+    int stages = 0, maxT = 0, ctasPerSm = 1;
+    size_t smem = 0;
 };
 constexpr int kMmaMaxT = 64;
 
@@ -124,7 +143,7 @@ struct AttnParams {
     int T = 0, Hq = 0, Hkv = 0, D = 0, G = 0;
     int tileRows = 0;                // rows (token × head) per tile, <= 32
     int partitions = 1;
-    int blocksPerPartition = 0;      // > 0: fixed KV blocks per partition (batch-invariant mode)
+    int blocksPerPartition = 4;      // KV blocks per partition while the context fits P of them
     float scale = 1;
 };
 constexpr int kAttnMaxRows = 32;
@@ -146,6 +165,11 @@ struct SampleParams {
 };
 constexpr int kSampleCap = 1024;     // candidates the device sorts per row
 
+// Programmatic dependent launch (kernels/Launch.cuh): on for a device of compute capability 9.0 or
+// newer unless HEARTH_CUDA_NO_PDL is set; set once per device before its first launch.
+void enablePdl(int device, int ccMajor);
+bool pdlEnabled();  // for the current device
+
 // Launchers (return the launch error, cudaSuccess otherwise).
 cudaError_t launchActPrep(const ActPrepParams& p, cudaStream_t s);
 cudaError_t launchGemv(const GemvParams& p, int grid, cudaStream_t s);
@@ -158,10 +182,17 @@ bool dequantSupports(int type);
 cudaError_t launchRopeStore(const RopeStoreParams& p, cudaStream_t s);
 cudaError_t prepareAttention();  // once per device, before the first launchAttention
 cudaError_t launchAttention(const AttnParams& p, int nTiles, cudaStream_t s);
+// The tensor-core kernel for steps with one partition (prefill-sized), where it supports the head
+// size and KV kind (kernels/AttentionMma.cu).
+bool attentionMmaSupports(int D, int kvKind);
+cudaError_t launchAttentionMma(const AttnParams& p, int nTiles, cudaStream_t s);
 // Once per device: opt in to the shared memory the kernels need; an error means the device cannot
 // run this path (the caller keeps using cuBLAS).
 cudaError_t prepareQuantMma(int sharedOptin);
-int quantMmaSplits(int rows, int cols, int multiProcessors);
+MmaPlan quantMmaPlan(int type, int T, int sharedOptin, int sharedPerSm);
+// Splits of the K range so that `ctas` CTAs (over all segments) fill the device, at most `maxSplits`.
+int quantMmaSplits(int ctas, int cols, int multiProcessors, int ctasPerSm, int maxSplits);
+int quantMmaCtas(int rows, int mode);  // CTAs of one segment (mode 2: of the pair)
 cudaError_t launchQuantMma(const MmaParams& p, int splits, cudaStream_t s);
 cudaError_t launchSiluMul(float* g, const float* u, int64_t n, cudaStream_t s);
 cudaError_t launchSample(const SampleParams& p, int rows, cudaStream_t s);

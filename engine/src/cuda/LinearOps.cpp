@@ -26,12 +26,10 @@ uint64_t LinearOps::bytes() const {
            workspace_.size() + partial_.size();
 }
 
-Status LinearOps::init(int maxRows, int maxCols, uint64_t dequantBytes, cudaStream_t stream, int multiProcessors,
-                       bool tensorCores) {
+Status LinearOps::init(int maxRows, int maxCols, uint64_t dequantBytes, cudaStream_t stream, const DeviceCaps& caps) {
     stream_ = stream;
-    multiProcessors_ = multiProcessors;
-    tensorCores_ = tensorCores;
-    if (tensorCores_ && !partial_.size()) HEARTH_TRY(partial_.allocate(16ull << 20, "split-K partial sums"));
+    caps_ = caps;
+    if (caps_.tensorCores && !partial_.size()) HEARTH_TRY(partial_.allocate(16ull << 20, "split-K partial sums"));
     maxRows_ = maxRows;
     maxCols_ = maxCols;
     const uint64_t n = static_cast<uint64_t>(maxRows) * maxCols;
@@ -178,57 +176,88 @@ Status LinearOps::gemm(const LinearInput& in, const Projection& p) {
 }
 
 bool LinearOps::mmaEligible(const LinearInput& in, const DevTensor& w) const {
-    if (!tensorCores_ || in.rows <= gemvLimit(w.type) || in.rows > kMmaMaxT || w.type == 0 || w.type == 1 || w.type == 30 ||
-        w.cols % 256 != 0)
+    if (!caps_.tensorCores || in.rows <= gemvLimit(w.type) || in.rows > kMmaMaxT || w.type == 0 || w.type == 1 ||
+        w.type == 30 || w.cols % 256 != 0)
         return false;
-    const int splits = quantMmaSplits(static_cast<int>(w.rows), static_cast<int>(w.cols), multiProcessors_);
-    return splits == 1 || static_cast<uint64_t>(splits) * in.rows * w.rows * 4 <= partial_.size();
+    return quantMmaPlan(w.type, in.rows, caps_.sharedOptin, caps_.sharedPerSm).maxT > 0;
 }
 
-Status LinearOps::mma(const LinearInput& in, const Projection& pr) {
-    const DevTensor& w = *pr.w;
-    MmaParams m;
-    m.type = w.type;
-    m.w = w.data;
-    m.rowBytes = w.rowBytes;
-    m.rows = static_cast<int>(w.rows);
-    m.cols = static_cast<int>(w.cols);
-    m.x = actHalf_.as<__half>();
-    m.T = in.rows;
-    m.y = pr.y;
-    m.ldy = pr.ldy;
-    m.accumulate = pr.accumulate ? 1 : 0;
-    m.partial = partial_.as<float>();
-    const int splits = quantMmaSplits(m.rows, m.cols, multiProcessors_);
-    return cudaStatus(launchQuantMma(m, splits, stream_), "tensor-core matrix product");
+Status LinearOps::mma(const LinearInput& in, std::span<const Projection> projs, int mode, float* pairOut) {
+    const DevTensor& w0 = *projs[0].w;
+    const MmaPlan plan = quantMmaPlan(w0.type, in.rows, caps_.sharedOptin, caps_.sharedPerSm);
+    if (plan.maxT <= 0) return makeError(ErrorCode::Internal, "tensor-core path chosen for a shape it cannot run");
+    // Devices with little shared memory take the tokens in several launches.
+    for (int t0 = 0; t0 < in.rows; t0 += plan.maxT) {
+        MmaParams m;
+        m.type = w0.type;
+        m.rowBytes = w0.rowBytes;
+        m.cols = static_cast<int>(w0.cols);
+        m.x = actHalf_.as<__half>() + static_cast<int64_t>(t0) * m.cols;
+        m.T = std::min(plan.maxT, in.rows - t0);
+        m.mode = mode;
+        m.stages = plan.stages;
+        m.partial = partial_.as<float>();
+        int ctas = 0;
+        if (mode == 2) {
+            const int F = static_cast<int>(w0.rows);
+            m.seg[0] = {w0.data, pairOut + static_cast<int64_t>(t0) * F, F, F, 0, 0};
+            m.seg[1] = {projs[1].w->data, nullptr, F, F, 0, F};
+            m.nSeg = 1;
+            m.totalRows = 2 * F;
+            ctas = quantMmaCtas(F, 2);
+        } else {
+            for (size_t i = 0; i < projs.size(); ++i) {
+                const int rows = static_cast<int>(projs[i].w->rows);
+                m.seg[i] = {projs[i].w->data, projs[i].y + static_cast<int64_t>(t0) * projs[i].ldy, rows, projs[i].ldy, ctas,
+                            m.totalRows};
+                ctas += quantMmaCtas(rows, mode);
+                m.totalRows += rows;
+            }
+            m.nSeg = static_cast<int>(projs.size());
+        }
+        const uint64_t perSplit = static_cast<uint64_t>(m.T) * m.totalRows * 4;
+        const int maxSplits = static_cast<int>(std::min<uint64_t>(16, partial_.size() / perSplit));
+        const int splits = quantMmaSplits(ctas, m.cols, caps_.multiProcessors, plan.ctasPerSm, maxSplits);
+        HEARTH_TRY(cudaStatus(launchQuantMma(m, splits, stream_), "tensor-core matrix product"));
+    }
+    return Status::success();
 }
 
 Status LinearOps::project(const LinearInput& in, std::span<const Projection> projs) {
     if (projs.empty()) return Status::success();
     std::vector<bool> done(projs.size(), false);
+    // Matrices of the same type and width with the same epilogue: one launch.
+    auto groupOf = [&](size_t i, auto&& eligible) {
+        std::vector<Projection> group;
+        for (size_t j = i; j < projs.size() && group.size() < 3; ++j)
+            if (!done[j] && projs[j].w->type == projs[i].w->type && projs[j].w->cols == projs[i].w->cols &&
+                projs[j].accumulate == projs[i].accumulate && eligible(*projs[j].w)) {
+                group.push_back(projs[j]);
+                done[j] = true;
+            }
+        return group;
+    };
     for (size_t i = 0; i < projs.size(); ++i) {
         if (done[i]) continue;
         const bool small = useGemv(in.rows, projs[i].w->type);
         const int fmt = small ? gemvFormat(projs[i].w->type) : gemmFormat(projs[i].w->type);
         HEARTH_TRY(prepare(in, fmt));
         if (!small) {
+            // Every projection of this input format, the first one included, on the prepared input.
             for (size_t j = i; j < projs.size(); ++j)
                 if (!done[j] && !useGemv(in.rows, projs[j].w->type) && gemmFormat(projs[j].w->type) == fmt) {
-                    HEARTH_TRY(mmaEligible(in, *projs[j].w) ? mma(in, projs[j]) : gemm(in, projs[j]));
-                    done[j] = true;
+                    if (mmaEligible(in, *projs[j].w)) {
+                        const auto group = groupOf(j, [&](const DevTensor& w) { return mmaEligible(in, w); });
+                        HEARTH_TRY(mma(in, group, projs[j].accumulate ? 1 : 0, nullptr));
+                    } else {
+                        HEARTH_TRY(gemm(in, projs[j]));
+                        done[j] = true;
+                    }
                 }
             continue;
         }
-        // Fuse the matrices of the same type, width and epilogue into one launch.
-        Projection group[3];
-        size_t n = 0;
-        for (size_t j = i; j < projs.size(); ++j)
-            if (!done[j] && projs[j].w->type == projs[i].w->type && projs[j].w->cols == projs[i].w->cols &&
-                projs[j].accumulate == projs[i].accumulate && n < 3) {
-                group[n++] = projs[j];
-                done[j] = true;
-            }
-        HEARTH_TRY(gemv(in, std::span<const Projection>(group, n), projs[i].accumulate ? 1 : 0, nullptr));
+        const auto group = groupOf(i, [](const DevTensor&) { return true; });
+        HEARTH_TRY(gemv(in, group, projs[i].accumulate ? 1 : 0, nullptr));
         // Others of the same input format but another type reuse the prepared input.
         for (size_t j = i + 1; j < projs.size(); ++j)
             if (!done[j] && useGemv(in.rows, projs[j].w->type) && gemvFormat(projs[j].w->type) == fmt) {
@@ -246,6 +275,11 @@ Status LinearOps::gatedFfn(const LinearInput& in, const DevTensor& gate, const D
         HEARTH_TRY(prepare(in, gemvFormat(gate.type)));
         const Projection pair[2] = {{&gate, out, F, false}, {&up, out, F, false}};
         return gemv(in, pair, 2, out);
+    }
+    if (gate.type == up.type && gate.cols == up.cols && gate.rows == up.rows && mmaEligible(in, gate)) {
+        HEARTH_TRY(prepare(in, gemmFormat(gate.type)));
+        const Projection pair[2] = {{&gate, out, F, false}, {&up, out, F, false}};
+        return mma(in, pair, 2, out);
     }
     const Projection projs[2] = {{&gate, out, F, false}, {&up, upScratch, F, false}};
     HEARTH_TRY(project(in, projs));

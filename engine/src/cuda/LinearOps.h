@@ -4,7 +4,8 @@
 //    converted) once for every matrix that shares it, matrices of one type fused in one launch,
 //    the residual add and the SwiGLU product fused into the epilogue;
 //  - up to kMmaMaxT rows of quantized weights: the same input rounding written as f16, weights
-//    dequantized to f16 in shared memory by the fused tensor-core kernel (read once, in GGUF form);
+//    dequantized to f16 in registers by the fused tensor-core kernel (read once, in GGUF form;
+//    matrices of one type sharing the input in one launch, the SwiGLU product in its epilogue);
 //  - more rows: the same input rounding written as f16 (bf16 / f32 for those weight types),
 //    quantized weights dequantized to f16 in row chunks, cuBLAS GEMM with f32 accumulation
 //    (beta = 1 for the residual add).
@@ -32,6 +33,14 @@ struct Projection {
     bool accumulate;   // y += W x
 };
 
+// What the device offers the matrix paths (from cudaDeviceProp).
+struct DeviceCaps {
+    int multiProcessors = 1;
+    int sharedOptin = 48 << 10;      // shared memory a block may opt in to
+    int sharedPerSm = 100 << 10;     // shared memory of a multiprocessor
+    bool tensorCores = false;        // the fused tensor-core path is usable (prepareQuantMma)
+};
+
 struct LinearInput {
     const float* x;
     int64_t ldx;
@@ -49,9 +58,7 @@ public:
     LinearOps(const LinearOps&) = delete;
     LinearOps& operator=(const LinearOps&) = delete;
 
-    // multiProcessors / tensorCores: the device's SM count and whether the fused tensor-core path
-    // (prepareQuantMma) is usable there.
-    Status init(int maxRows, int maxCols, uint64_t dequantBytes, cudaStream_t stream, int multiProcessors, bool tensorCores);
+    Status init(int maxRows, int maxCols, uint64_t dequantBytes, cudaStream_t stream, const DeviceCaps& caps);
     int maxRows() const { return maxRows_; }
     // On: every product goes through the matrix-vector kernels, so a row's result is bit-identical
     // whatever else shares the step (slower for prefill-sized steps).
@@ -73,11 +80,13 @@ private:
     Status gemv(const LinearInput& in, std::span<const Projection> projs, int mode, float* pairOut);
     Status gemm(const LinearInput& in, const Projection& p);
     bool mmaEligible(const LinearInput& in, const DevTensor& w) const;
-    Status mma(const LinearInput& in, const Projection& p);
+    // Projections of one type and width (mode 0/1), or the gate/up pair (mode 2, into pairOut).
+    Status mma(const LinearInput& in, std::span<const Projection> projs, int mode, float* pairOut);
     const void* denseInput(int fmt) const;
 
-    int maxRows_ = 0, maxCols_ = 0, multiProcessors_ = 1;
-    bool tensorCores_ = false, batchInvariant_ = false;
+    int maxRows_ = 0, maxCols_ = 0;
+    DeviceCaps caps_;
+    bool batchInvariant_ = false;
     cudaStream_t stream_ = nullptr;
     cublasHandle_t blas_ = nullptr;
     DeviceBuffer actQ_, actScale_, actSum_, actHalf_, actF32_, dequant_, workspace_, partial_;

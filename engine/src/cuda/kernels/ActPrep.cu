@@ -10,6 +10,7 @@
 #include <cuda_fp16.h>
 
 #include "cuda/KernelParams.h"
+#include "cuda/kernels/Launch.cuh"
 
 namespace hearth::cuda {
 namespace {
@@ -116,6 +117,8 @@ __device__ __forceinline__ void emitChunk(const ActPrepParams& p, int e0, const 
 template <int kThreads, int kChunks>
 __global__ void __launch_bounds__(kThreads) actPrepKernel(const ActPrepParams p) {
     __shared__ double red[kThreads / 32];
+    pdlTrigger();
+    pdlWait();
     const int r = blockIdx.x;
     const int64_t srcRow = p.rowIndex ? p.rowIndex[r] : r;
     const float* x = p.x + srcRow * p.ldx;
@@ -173,6 +176,8 @@ __global__ void __launch_bounds__(kThreads) actPrepKernel(const ActPrepParams p)
 }
 
 __global__ void copyRowsKernel(float* dst, const float* src, const int32_t* rowIndex, int cols) {
+    pdlTrigger();
+    pdlWait();
     const int r = blockIdx.x;
     const float* s = src + static_cast<int64_t>(rowIndex[r]) * cols;
     float* d = dst + static_cast<int64_t>(r) * cols;
@@ -184,15 +189,13 @@ __global__ void copyRowsKernel(float* dst, const float* src, const int32_t* rowI
 cudaError_t launchActPrep(const ActPrepParams& p, cudaStream_t s) {
     if (p.rows <= 0) return cudaSuccess;
     // Few rows (decode): a wide CTA per row, since the rows run one after another on few SMs.
-    if (p.rows <= 16) actPrepKernel<1024, 2><<<p.rows, 1024, 0, s>>>(p);
-    else actPrepKernel<256, 8><<<p.rows, 256, 0, s>>>(p);
-    return cudaGetLastError();
+    if (p.rows <= 16) return launchKernel(actPrepKernel<1024, 2>, p.rows, 1024, 0, s, p);
+    return launchKernel(actPrepKernel<256, 8>, p.rows, 256, 0, s, p);
 }
 
 cudaError_t launchCopyRows(float* dst, const float* src, const int32_t* rowIndex, int rows, int cols, cudaStream_t s) {
     if (rows <= 0) return cudaSuccess;
-    copyRowsKernel<<<rows, 256, 0, s>>>(dst, src, rowIndex, cols);
-    return cudaGetLastError();
+    return launchKernel(copyRowsKernel, rows, 256, 0, s, dst, src, rowIndex, cols);
 }
 
 }  // namespace hearth::cuda

@@ -11,12 +11,12 @@
 #include <cuda_fp16.h>
 
 #include "cuda/kernels/KvAccess.cuh"
+#include "cuda/kernels/Launch.cuh"
 
 namespace hearth::cuda {
 namespace {
 
 constexpr int kThreads = 128;
-constexpr int kPartitionBlocks = 4;  // KV blocks per partition (CudaStage sizes the grid with the same)
 constexpr int kMaxAcc = kAttnMaxRows * kAttnMaxHeadDim / kThreads;  // 64
 
 constexpr int kMaxPartitionsInKernel = kAttnMaxPartitions;
@@ -78,6 +78,8 @@ __device__ __forceinline__ void loadTile(const uint8_t* rows, const float* scale
 template <int Kind>
 __global__ void __launch_bounds__(kThreads) attentionKernel(const AttnParams p) {
     extern __shared__ float sm[];
+    pdlTrigger();
+    pdlWait();
     const int D = p.D, G = p.G;
     float* Qs = sm;                                  // [32][D]
     float* Ks = Qs + kAttnMaxRows * D;               // [16][D + 4] (16-byte rows, no bank conflicts)
@@ -110,11 +112,11 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(const AttnParams p) 
     }
     const int keyEnd = firstPos + tile.numTokens;  // keys the tile's last token sees
     const int nBlk = (keyEnd + 15) / 16;
-    // Fixed-size partitions (so a sequence's result does not depend on the batch it is in),
-    // growing only when the context needs more than gridDim.z of them.
-    // The batch-invariant mode fixes the partition size for the engine's whole context instead, so a
+    // Fixed-size partitions of blocksPerPartition blocks (so a sequence's result does not depend on
+    // the batch it is in), growing only when the context needs more than gridDim.z of them. The
+    // batch-invariant mode fixes the partition size for the engine's whole context instead, so a
     // row's blocks are grouped the same way whatever the tile's last position (P covers them).
-    const int bpp = max(p.blocksPerPartition > 0 ? p.blocksPerPartition : kPartitionBlocks, (nBlk + P - 1) / P);
+    const int bpp = max(max(p.blocksPerPartition, 1), (nBlk + P - 1) / P);
     const int nParts = (nBlk + bpp - 1) / bpp;  // partitions with work for this tile (<= P)
     if (P > 1 && part >= nParts) return;        // the grid is sized for the longest tile
     const int b0 = part * bpp, b1 = min(nBlk, b0 + bpp);
@@ -269,8 +271,7 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(const AttnParams p) 
 template <int Kind>
 cudaError_t launchKind(const AttnParams& p, int nTiles, cudaStream_t s) {
     const dim3 grid(nTiles, p.Hkv, p.partitions);
-    attentionKernel<Kind><<<grid, kThreads, smemBytes(p.D), s>>>(p);
-    return cudaGetLastError();
+    return launchKernel(attentionKernel<Kind>, grid, kThreads, smemBytes(p.D), s, p);
 }
 
 }  // namespace

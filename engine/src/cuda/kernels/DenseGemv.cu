@@ -5,6 +5,7 @@
 #include <cuda_fp16.h>
 
 #include "cuda/kernels/GemvCommon.cuh"
+#include "cuda/kernels/Launch.cuh"
 
 namespace hearth::cuda {
 namespace {
@@ -59,6 +60,15 @@ __global__ void __launch_bounds__(128) denseGemvKernel(const GemvParams p) {
     const bool vec = p.copyWidth >= 16 && (p.cols % D::kPerVec) == 0;
     const int nv = vec ? p.cols / D::kPerVec : 0;
     constexpr int kBatch = 4;  // 16-byte loads in flight per row and lane
+    // The first loads of the weight rows into L2 while the previous kernel finishes (weights only).
+#pragma unroll
+    for (int s = 0; s < 2; ++s)
+#pragma unroll
+        for (int j = 0; j < kBatch; ++j)
+            if (r.ok[s] && lane + 32 * j < nv)
+                asm volatile("prefetch.global.L2 [%0];\n" ::"l"(reinterpret_cast<const int4*>(r.w[s] + r.row[s] * p.rowBytes) + lane + 32 * j));
+    pdlTrigger();
+    pdlWait();
     for (int base = lane; base < nv; base += 32 * kBatch) {
         int4 wv[2][kBatch];
 #pragma unroll
@@ -79,8 +89,9 @@ __global__ void __launch_bounds__(128) denseGemvKernel(const GemvParams p) {
 #pragma unroll
             for (int t = 0; t < MaxT; ++t) {
                 if (t >= T) break;
-                const int4 av = __ldg(reinterpret_cast<const int4*>(static_cast<const uint8_t*>(p.actDense) +
-                                                                  static_cast<int64_t>(tBase + t) * p.cols * kEl) + i);
+                // A plain (coherent) load: written by the kernel before this one (Launch.cuh).
+                const int4 av = reinterpret_cast<const int4*>(static_cast<const uint8_t*>(p.actDense) +
+                                                             static_cast<int64_t>(tBase + t) * p.cols * kEl)[i];
                 float a[D::kPerVec];
                 D::unpack(av, a);
 #pragma unroll
@@ -109,11 +120,8 @@ __global__ void __launch_bounds__(128) denseGemvKernel(const GemvParams p) {
 
 template <int TT>
 cudaError_t launchDense(const GemvParams& p, int grid, cudaStream_t s) {
-    if (p.T == 1)
-        denseGemvKernel<TT, 1><<<grid, 128, 0, s>>>(p);
-    else
-        denseGemvKernel<TT, kGemvMaxT><<<dim3(grid, gemvTokenSlices(p.T)), 128, 0, s>>>(p);
-    return cudaGetLastError();
+    if (p.T == 1) return launchKernel(denseGemvKernel<TT, 1>, grid, 128, 0, s, p);
+    return launchKernel(denseGemvKernel<TT, kGemvMaxT>, dim3(grid, gemvTokenSlices(p.T)), 128, 0, s, p);
 }
 
 }  // namespace

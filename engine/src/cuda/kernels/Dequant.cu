@@ -5,6 +5,7 @@
 #include <cuda_fp16.h>
 
 #include "cuda/KernelParams.h"
+#include "cuda/kernels/Launch.cuh"
 #include "cuda/kernels/QuantBlocks.cuh"
 
 namespace hearth::cuda {
@@ -17,6 +18,8 @@ template <int TT, typename Out>
 __global__ void dequantKernel(const uint8_t* w, int64_t rowBytes, int cols, const int32_t* rowIndex, int64_t rowBegin,
                               int nRows, Out* out) {
     using Q = QType<TT>;
+    pdlTrigger();
+    pdlWait();
     const int unitsPerRow = cols / 32;
     const int64_t idx = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     if (idx >= static_cast<int64_t>(nRows) * unitsPerRow) return;
@@ -48,6 +51,8 @@ __global__ void dequantKernel(const uint8_t* w, int64_t rowBytes, int cols, cons
 template <int TT>
 __global__ void denseRowsKernel(const uint8_t* w, int64_t rowBytes, int cols, const int32_t* rowIndex, int64_t rowBegin,
                                 float* out) {
+    pdlTrigger();
+    pdlWait();
     const int r = blockIdx.x;
     const int64_t src = rowIndex ? rowIndex[r] : rowBegin + r;
     const uint8_t* row = w + src * rowBytes;
@@ -67,10 +72,10 @@ cudaError_t launchQuant(const uint8_t* w, int64_t rowBytes, int cols, const int3
     const int threads = 128;
     const unsigned grid = static_cast<unsigned>((units + threads - 1) / threads);
     if (toHalf)
-        dequantKernel<TT, __half><<<grid, threads, 0, s>>>(w, rowBytes, cols, rowIndex, rowBegin, nRows, static_cast<__half*>(out));
-    else
-        dequantKernel<TT, float><<<grid, threads, 0, s>>>(w, rowBytes, cols, rowIndex, rowBegin, nRows, static_cast<float*>(out));
-    return cudaGetLastError();
+        return launchKernel(dequantKernel<TT, __half>, grid, threads, 0, s, w, rowBytes, cols, rowIndex, rowBegin, nRows,
+                            static_cast<__half*>(out));
+    return launchKernel(dequantKernel<TT, float>, grid, threads, 0, s, w, rowBytes, cols, rowIndex, rowBegin, nRows,
+                        static_cast<float*>(out));
 }
 
 }  // namespace
@@ -83,10 +88,8 @@ cudaError_t launchDequantRows(int type, const uint8_t* w, int64_t rowBytes, int 
     if (type == 0 || type == 1 || type == 30) {
         if (toHalf) return cudaErrorInvalidValue;  // dense weights go to cuBLAS as they are
         float* o = static_cast<float*>(out);
-        if (type == 0) denseRowsKernel<0><<<nRows, 256, 0, s>>>(w, rowBytes, cols, rowIndex, rowBegin, o);
-        else if (type == 1) denseRowsKernel<1><<<nRows, 256, 0, s>>>(w, rowBytes, cols, rowIndex, rowBegin, o);
-        else denseRowsKernel<30><<<nRows, 256, 0, s>>>(w, rowBytes, cols, rowIndex, rowBegin, o);
-        return cudaGetLastError();
+        auto* k = type == 0 ? denseRowsKernel<0> : (type == 1 ? denseRowsKernel<1> : denseRowsKernel<30>);
+        return launchKernel(k, nRows, 256, 0, s, w, rowBytes, cols, rowIndex, rowBegin, o);
     }
     switch (type) {
         case 2: return launchQuant<2>(w, rowBytes, cols, rowIndex, rowBegin, nRows, out, toHalf, s);

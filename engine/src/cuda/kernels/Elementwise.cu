@@ -1,11 +1,14 @@
 // Small element-wise kernels of the prefill (cuBLAS) path.
 #include "cuda/KernelParams.h"
 #include "cuda/kernels/GemvCommon.cuh"
+#include "cuda/kernels/Launch.cuh"
 
 namespace hearth::cuda {
 namespace {
 
 __global__ void siluMulKernel(float* g, const float* u, int64_t n) {
+    pdlTrigger();
+    pdlWait();
     const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i < n) g[i] = siluMul(g[i], u[i]);
 }
@@ -14,8 +17,7 @@ __global__ void siluMulKernel(float* g, const float* u, int64_t n) {
 
 cudaError_t launchSiluMul(float* g, const float* u, int64_t n, cudaStream_t s) {
     if (n <= 0) return cudaSuccess;
-    siluMulKernel<<<static_cast<unsigned>((n + 255) / 256), 256, 0, s>>>(g, u, n);
-    return cudaGetLastError();
+    return launchKernel(siluMulKernel, static_cast<unsigned>((n + 255) / 256), 256, 0, s, g, u, n);
 }
 
 }  // namespace hearth::cuda

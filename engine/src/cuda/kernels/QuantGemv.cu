@@ -10,28 +10,15 @@
 // than the warp is needed. Activation units are read straight from global memory (they are small
 // and every warp of the SM reads the same ones, so they stay in L1). On the H200 this was 1.9 TB/s
 // on Q4_K against 1.6 TB/s for a variant that staged activations per CTA behind CTA barriers.
+#include "cuda/kernels/AsyncCopy.cuh"
 #include "cuda/kernels/GemvCommon.cuh"
+#include "cuda/kernels/Launch.cuh"
 #include "cuda/kernels/QuantBlocks.cuh"
 
 namespace hearth::cuda {
 namespace {
 
 constexpr int kPiece = 2048;
-
-__device__ __forceinline__ void cpAsync16(void* dst, const void* src) {
-    const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(dst));
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(src));
-}
-__device__ __forceinline__ void cpAsync8(void* dst, const void* src) {
-    const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(dst));
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 8;\n" ::"r"(s), "l"(src));
-}
-__device__ __forceinline__ void cpAsync4(void* dst, const void* src) {
-    const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(dst));
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(s), "l"(src));
-}
-__device__ __forceinline__ void cpCommit() { asm volatile("cp.async.commit_group;\n" ::); }
-__device__ __forceinline__ void cpWaitAllButOne() { asm volatile("cp.async.wait_group 1;\n" ::); }
 
 // n bytes (even) from src, aligned to `width`, into dst (16-byte aligned); 2-byte remainders and
 // 2-byte aligned rows are copied synchronously.
@@ -82,11 +69,15 @@ __global__ void __launch_bounds__(128) quantGemvKernel(const GemvParams p) {
             if (r.ok[s]) copyBytes(sw[warp][pc & 1][s], r.w[s] + r.row[s] * p.rowBytes + off, pbytes, p.copyWidth, lane);
         cpCommit();
     };
+    // The first two pieces (the whole row for rows up to 4096 elements) before the previous kernel
+    // has finished: weights only, which no kernel writes.
     issue(0);
+    if (nPieces > 1) issue(1);
+    else cpCommit();  // an empty group keeps "all but one" meaning "piece pc is here"
+    pdlTrigger();
+    pdlWait();
     for (int pc = 0; pc < nPieces; ++pc) {
-        if (pc + 1 < nPieces) issue(pc + 1);
-        else cpCommit();  // an empty group keeps "all but one" meaning "piece pc is here"
-        cpWaitAllButOne();
+        cpWaitPending(1);
         __syncwarp();
         const int e0 = pc * kPiece;
         const int units = min(kPiece, p.cols - e0) / 32;
@@ -101,27 +92,28 @@ __global__ void __launch_bounds__(128) quantGemvKernel(const GemvParams p) {
             for (int t = 0; t < MaxT; ++t) {
                 if (t >= T) break;
                 const int4* ap = reinterpret_cast<const int4*>(p.actQ + static_cast<int64_t>(tBase + t) * p.cols) + unit * 2;
-                const int4 a0 = __ldg(ap), a1 = __ldg(ap + 1);
+                // Plain (coherent) loads: the inputs were written by the kernel before this one,
+                // which may still have been running when this one started (Launch.cuh).
+                const int4 a0 = ap[0], a1 = ap[1];
                 const int64_t si = static_cast<int64_t>(tBase + t) * unitsPerRow + unit;
-                const float da = __ldg(p.actScale + si);
-                const float sa = Q::kKind == kLegacyMin ? __ldg(p.actSum + si) : 0.f;
+                const float da = p.actScale[si];
+                const float sa = Q::kKind == kLegacyMin ? p.actSum[si] : 0.f;
 #pragma unroll
                 for (int s = 0; s < 2; ++s)
                     if (r.ok[s]) acc[s][t] += unitDot<Q::kKind>(un[s], a0, a1, da, sa);
             }
         }
-        __syncwarp();  // the buffer is refilled by the next iteration's issue
+        __syncwarp();  // the buffer is free: refill it with the piece after next
+        if (pc + 2 < nPieces) issue(pc + 2);
+        else cpCommit();
     }
     gemvEpilogue<MaxT>(p, r, acc, tBase, T);
 }
 
 template <int TT>
 cudaError_t launchType(const GemvParams& p, int grid, cudaStream_t s) {
-    if (p.T == 1)
-        quantGemvKernel<TT, 1><<<grid, 128, 0, s>>>(p);
-    else
-        quantGemvKernel<TT, kGemvMaxT><<<dim3(grid, gemvTokenSlices(p.T)), 128, 0, s>>>(p);
-    return cudaGetLastError();
+    if (p.T == 1) return launchKernel(quantGemvKernel<TT, 1>, grid, 128, 0, s, p);
+    return launchKernel(quantGemvKernel<TT, kGemvMaxT>, dim3(grid, gemvTokenSlices(p.T)), 128, 0, s, p);
 }
 
 }  // namespace

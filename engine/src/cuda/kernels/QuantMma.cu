@@ -1,178 +1,295 @@
 // Fused dequantize + tensor-core matrix product for quantized weights and 9..64 tokens (batched
-// decode), so the weights are read once per step in their GGUF form instead of being expanded to
-// f16 in memory for cuBLAS. The numerics are the cuBLAS path's: weights dequantized to f16 exactly
-// as the dequantization kernel does, inputs as the same f16 values (LinearOps' FQ8 formats), f32
-// accumulation (mma.sync m16n8k16, sm_80+).
+// decode, speculative verification), reading the weights once per step in their GGUF form.
 //
-// A CTA (4 warps) owns 64 weight rows and every token; each K step of 256 elements copies the
-// rows' raw bytes and the tokens' inputs to shared memory (cp.async), dequantizes the weights to
-// an f16 tile, and runs the MMAs (warp w: rows 16w..16w+15, all token tiles). The K range is split
-// over gridDim.y CTAs when there are few rows; partial sums are then added in split order by
-// splitReduceKernel, so results never depend on timing.
+// Numerics: the cuBLAS path's up to rounding order. Inputs are the f16 values of LinearOps' FQ8
+// formats; each weight is dequantized to f16 as fma(q, f16(d·s), f16(-dmin·m)) (the legacy types:
+// q·d + m); products are summed in f32 (mma.sync m16n8k16, sm_80+).
+//
+// A CTA (8 warps) owns 128 weight rows ("slots": consecutive rows of one matrix, or in pair mode 64
+// gate rows and the same 64 up rows) and every token, and walks its K range (all of K, or one split
+// of it) in steps of 256 elements. Each step's raw weight bytes and the tokens' inputs are copied
+// to shared memory with cp.async, `stages` steps in flight. Warp w multiplies slots 16w..16w+15.
+// No f16 weight tile is ever written: each lane decodes, straight from the raw bytes, only the two
+// words (8 values) of each 32-element unit that its own A fragments hold. That works because the
+// MMA's k order inside a unit is permuted, the same way for both operands (which a sum does not
+// see): in k16 half h, lane (g, t) holds unit elements 8t+4h .. 8t+4h+3, i.e. word 2t+h of the
+// unit, and reads its inputs for those elements with one 16-byte load (token rows of the input tile
+// swap 16-byte chunks by token parity, so those loads are free of bank conflicts).
+//
+// With few rows the K range is split over gridDim.y CTAs; their partial sums are added in split
+// order by splitReduceKernel, so results never depend on timing.
 #include <cuda_fp16.h>
 
 #include <algorithm>
 
 #include "cuda/KernelParams.h"
+#include "cuda/kernels/AsyncCopy.cuh"
+#include "cuda/kernels/GemvCommon.cuh"
+#include "cuda/kernels/Launch.cuh"
 #include "cuda/kernels/QuantBlocks.cuh"
 
 namespace hearth::cuda {
 namespace {
 
-constexpr int kBM = 64, kBK = 256, kLd = kBK + 8;  // f16 tile rows are padded: conflict-free fragment loads
+constexpr int kBM = 128, kBK = 256, kWarps = 8, kThreads = kWarps * 32;
+constexpr int kXRowBytes = kBK * 2;  // one token's f16 inputs of a K step
 
 template <int TT> struct MmaShape {
     static constexpr int kSpan = kBK / QType<TT>::kElems * QType<TT>::kBytes;  // bytes of a row's K step
-    static constexpr int kRawLd = (kSpan + 16 + 15) / 16 * 16;                  // + room for a 16-byte aligned start
+    static constexpr int kRawLd = (kSpan + 14 + 15) / 16 * 16;  // + up to 14 bytes before the span (16-byte aligned copies)
+    static constexpr int kChunks = kRawLd / 16;
 };
 
-__device__ __forceinline__ void cpAsync16(void* dst, const void* src) {
-    const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(dst));
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(s), "l"(src));
-}
-__device__ __forceinline__ uint32_t lds32(const __half* p) { return *reinterpret_cast<const uint32_t*>(p); }
+__device__ __forceinline__ uint32_t asU32(__half2 h) { return *reinterpret_cast<const uint32_t*>(&h); }
+__device__ __forceinline__ __half2 asHalf2(uint32_t u) { return *reinterpret_cast<const __half2*>(&u); }
 
-__device__ __forceinline__ void mma16816(float (&c)[4], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t b0,
-                                         uint32_t b1) {
-    asm volatile(
-        "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-        : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+// Four signed bytes as q * scale + add in f16: bytes 0, 1 in `lo`, bytes 2, 3 in `hi`. A byte b
+// becomes the f16 1024 + (b + 128) by placing b ^ 0x80 under the exponent bits of 1024; subtracting
+// 1152 leaves b exactly.
+__device__ __forceinline__ void bytesToHalf(uint32_t v, __half2 scale, __half2 add, uint32_t& lo, uint32_t& hi) {
+    const uint32_t x = v ^ 0x80808080u;
+    const __half2 bias = asHalf2(0x64806480u);  // 1152, 1152
+    const __half2 a = __hsub2(asHalf2(__byte_perm(x, 0x64646464u, 0x4140)), bias);
+    const __half2 b = __hsub2(asHalf2(__byte_perm(x, 0x64646464u, 0x4342)), bias);
+    lo = asU32(__hfma2(a, scale, add));
+    hi = asU32(__hfma2(b, scale, add));
+}
+
+// The unit's dequantization as value = q * scale + add for its lower (upper = 0) or upper half.
+template <int Kind>
+__device__ __forceinline__ void unitFactors(const Unit& u, int upper, __half2& scale, __half2& add) {
+    const float s = static_cast<float>(upper ? u.s1 : u.s0), m = static_cast<float>(upper ? u.m1 : u.m0);
+    float sc = u.d, ad = 0.f;
+    if (Kind == kLegacyMin) ad = u.mw;
+    if (Kind == kKNoMin || Kind == kKMin) sc = u.d * s;
+    if (Kind == kKMin) ad = -(u.dmin * m);
+    scale = __float2half2_rn(sc);
+    add = __float2half2_rn(ad);
+}
+
+// A fragments of one unit for slot rows A (lane group g) and B (g + 8): frag[h] = {a0, a1, a2, a3}
+// of k16 half h.
+template <int TT>
+__device__ __forceinline__ void unitFragments(const uint8_t* blkA, const uint8_t* blkB, int j, int tq, bool okA, bool okB,
+                                              uint32_t (&frag)[2][4]) {
+    using Q = QType<TT>;
+    const uint8_t* blk[2] = {blkA, blkB};
+    const bool ok[2] = {okA, okB};
+#pragma unroll
+    for (int r = 0; r < 2; ++r) {
+        Unit u;
+        Q::scales(blk[r], j, u);
+        __half2 sc, ad;
+        unitFactors<Q::kKind>(u, tq >> 1, sc, ad);
+        bytesToHalf(Q::word(blk[r], j, 2 * tq), sc, ad, frag[0][r], frag[0][r + 2]);
+        bytesToHalf(Q::word(blk[r], j, 2 * tq + 1), sc, ad, frag[1][r], frag[1][r + 2]);
+        if (!ok[r]) frag[0][r] = frag[0][r + 2] = frag[1][r] = frag[1][r + 2] = 0u;
+    }
 }
 
 template <int TT>
-__global__ void __launch_bounds__(128) quantMmaKernel(const MmaParams p) {
+__global__ void __launch_bounds__(kThreads) quantMmaKernel(const MmaParams p) {
     using Q = QType<TT>;
     using S = MmaShape<TT>;
     extern __shared__ __align__(16) uint8_t smem[];
-    uint8_t* raw = smem;                                                       // [kBM][kRawLd]
-    __half* Ws = reinterpret_cast<__half*>(smem + kBM * S::kRawLd);           // [kBM][kLd]
-    __half* Xs = Ws + kBM * kLd;                                               // [nPad][kLd]
-    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
-    const int g = lane >> 2, tg = lane & 3;
-    const int rowBase = blockIdx.x * kBM;
-    const int nTiles = (p.T + 7) / 8, nPad = nTiles * 8;
+    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, g = lane >> 2, tq = lane & 3;
+    int si = 0;
+    while (si + 1 < p.nSeg && static_cast<int>(blockIdx.x) >= p.seg[si + 1].ctaBegin) ++si;
+    const MmaSeg& sg = p.seg[si];
+    const bool pair = p.mode == 2;
+    constexpr int kHalf = kBM / 2;
+    const int rowBase = (static_cast<int>(blockIdx.x) - sg.ctaBegin) * (pair ? kHalf : kBM);
+    auto slotRow = [&](int slot) { return rowBase + (pair ? (slot & (kHalf - 1)) : slot); };
+    auto slotW = [&](int slot) { return pair ? p.seg[slot < kHalf ? 0 : 1].w : sg.w; };
+
+    const int nTiles = (p.T + 7) >> 3;
+    const int stageBytes = kBM * S::kRawLd + nTiles * 8 * kXRowBytes;
     const int kSteps = p.cols / kBK;
     const int ks0 = static_cast<int>(static_cast<int64_t>(kSteps) * blockIdx.y / gridDim.y);
-    const int ks1 = static_cast<int>(static_cast<int64_t>(kSteps) * (blockIdx.y + 1) / gridDim.y);
+    const int nk = static_cast<int>(static_cast<int64_t>(kSteps) * (blockIdx.y + 1) / gridDim.y) - ks0;
 
-    for (int i = tid; i < (nPad - p.T) * kLd; i += blockDim.x) Xs[p.T * kLd + i] = __float2half(0.f);
+    auto issueW = [&](int ks, int st) {
+        uint8_t* raw = smem + st * stageBytes;
+        for (int task = tid; task < kBM * S::kChunks; task += kThreads) {
+            const int slot = task / S::kChunks, c = task - slot * S::kChunks;
+            const int row = slotRow(slot);
+            if (row >= sg.rows) continue;
+            const uint64_t start = static_cast<uint64_t>(row) * p.rowBytes + static_cast<uint64_t>(ks) * S::kSpan;
+            const uint64_t a0 = start & ~15ull;
+            if (a0 + 16ull * c < start + S::kSpan) cpAsync16(raw + slot * S::kRawLd + 16 * c, slotW(slot) + a0 + 16ull * c);
+        }
+    };
+    auto issueX = [&](int ks, int st) {
+        uint8_t* xs = smem + st * stageBytes + kBM * S::kRawLd;
+        for (int task = tid; task < p.T * 32; task += kThreads) {
+            const int t = task >> 5, c = task & 31;
+            cpAsync16(xs + t * kXRowBytes + 16 * (c ^ ((t & 1) << 2)),
+                      p.x + static_cast<int64_t>(t) * p.cols + static_cast<int64_t>(ks) * kBK + 8 * c);
+        }
+    };
+
+    // The first step's weights before the previous kernel has finished (they are read-only), what
+    // depends on that kernel after pdlWait().
+    if (nk > 0) issueW(ks0, 0);
+    pdlTrigger();
+    pdlWait();
+    for (int st = 0; st < p.stages; ++st) {  // token rows of the last tile past T: zeros
+        int4* pad = reinterpret_cast<int4*>(smem + st * stageBytes + kBM * S::kRawLd + p.T * kXRowBytes);
+        for (int i = tid; i < (nTiles * 8 - p.T) * kXRowBytes / 16; i += kThreads) pad[i] = make_int4(0, 0, 0, 0);
+    }
+    if (nk > 0) issueX(ks0, 0);
+    cpCommit();
+    for (int i = 1; i < p.stages - 1; ++i) {
+        if (i < nk) {
+            issueW(ks0 + i, i);
+            issueX(ks0 + i, i);
+        }
+        cpCommit();
+    }
+
+    const int slotA = warp * 16 + g, slotB = slotA + 8;
+    const int rowA = slotRow(slotA), rowB = slotRow(slotB);
+    const bool okA = rowA < sg.rows, okB = rowB < sg.rows;
     float acc[8][4];
 #pragma unroll
     for (int n = 0; n < 8; ++n)
 #pragma unroll
         for (int k = 0; k < 4; ++k) acc[n][k] = 0.f;
 
-    constexpr int kChunks = S::kRawLd / 16;
-    for (int ks = ks0; ks < ks1; ++ks) {
-        for (int task = tid; task < kBM * kChunks; task += blockDim.x) {
-            const int r = task / kChunks, c = task - r * kChunks;
-            const int row = rowBase + r;
-            if (row >= p.rows) continue;
-            const uint64_t start = static_cast<uint64_t>(row) * p.rowBytes + static_cast<uint64_t>(ks) * S::kSpan;
-            const uint64_t a0 = start & ~15ull;
-            if (a0 + 16ull * c < start + S::kSpan) cpAsync16(raw + r * S::kRawLd + 16 * c, p.w + a0 + 16ull * c);
+    for (int i = 0; i < nk; ++i) {
+        cpWaitPending(p.stages - 2);  // step i has landed (this thread's copies) ...
+        __syncthreads();              // ... everyone's, and the stage computed last iteration is free
+        if (i + p.stages - 1 < nk) {
+            const int st = (i + p.stages - 1) % p.stages;
+            issueW(ks0 + i + p.stages - 1, st);
+            issueX(ks0 + i + p.stages - 1, st);
         }
-        for (int task = tid; task < p.T * (kBK / 8); task += blockDim.x) {
-            const int t = task / (kBK / 8), c = task - t * (kBK / 8);
-            cpAsync16(Xs + t * kLd + 8 * c, p.x + static_cast<int64_t>(t) * p.cols + ks * kBK + 8 * c);
-        }
-        asm volatile("cp.async.commit_group;\n" ::);
-        asm volatile("cp.async.wait_group 0;\n" ::);
-        __syncthreads();
-        for (int task = tid; task < kBM * (kBK / 32); task += blockDim.x) {
-            const int r = task / (kBK / 32), u = task - r * (kBK / 32);
-            const int row = rowBase + r;
-            __half* dst = Ws + r * kLd + u * 32;
-            float v[32];
-            if (row < p.rows) {
-                const uint64_t start = static_cast<uint64_t>(row) * p.rowBytes + static_cast<uint64_t>(ks) * S::kSpan;
-                const uint8_t* base = raw + r * S::kRawLd + (start & 15ull);
-                const int e = u * 32;
-                Unit un;
-                Q::unit(base + (e / Q::kElems) * Q::kBytes, (e % Q::kElems) / 32, un);
-                unitValues<Q::kKind>(un, v);
-            } else {
-#pragma unroll
-                for (int i = 0; i < 32; ++i) v[i] = 0.f;
-            }
-#pragma unroll
-            for (int i = 0; i < 32; i += 8) {
-                __half2 h[4];
-#pragma unroll
-                for (int k = 0; k < 4; ++k) h[k] = __floats2half2_rn(v[i + 2 * k], v[i + 2 * k + 1]);
-                *reinterpret_cast<int4*>(dst + i) = *reinterpret_cast<const int4*>(h);
-            }
-        }
-        __syncthreads();
-        const __half* A = Ws + warp * 16 * kLd;
-#pragma unroll 4
-        for (int kk = 0; kk < kBK; kk += 16) {
-            const uint32_t a0 = lds32(A + g * kLd + kk + tg * 2);
-            const uint32_t a1 = lds32(A + (g + 8) * kLd + kk + tg * 2);
-            const uint32_t a2 = lds32(A + g * kLd + kk + 8 + tg * 2);
-            const uint32_t a3 = lds32(A + (g + 8) * kLd + kk + 8 + tg * 2);
+        cpCommit();
+
+        const int ks = ks0 + i;
+        const uint8_t* raw = smem + (i % p.stages) * stageBytes;
+        const uint8_t* xs = raw + kBM * S::kRawLd;
+        const uint64_t ko = static_cast<uint64_t>(ks) * S::kSpan;
+        const uint8_t* baseA = raw + slotA * S::kRawLd + ((static_cast<uint64_t>(rowA) * p.rowBytes + ko) & 15);
+        const uint8_t* baseB = raw + slotB * S::kRawLd + ((static_cast<uint64_t>(rowB) * p.rowBytes + ko) & 15);
+#pragma unroll 2
+        for (int u = 0; u < kBK / 32; ++u) {
+            const int blk = (u * 32) / Q::kElems, j = ((u * 32) % Q::kElems) / 32;
+            uint32_t frag[2][4];
+            unitFragments<TT>(baseA + blk * Q::kBytes, baseB + blk * Q::kBytes, j, tq, okA, okB, frag);
 #pragma unroll
             for (int nt = 0; nt < 8; ++nt) {
                 if (nt >= nTiles) break;
-                const __half* B = Xs + (nt * 8 + g) * kLd + kk + tg * 2;
-                mma16816(acc[nt], a0, a1, a2, a3, lds32(B), lds32(B + 8));
+                const uint4 xv = *reinterpret_cast<const uint4*>(xs + (nt * 8 + g) * kXRowBytes + 16 * ((4 * u + tq) ^ ((g & 1) << 2)));
+                mma16816(acc[nt], frag[0][0], frag[0][1], frag[0][2], frag[0][3], xv.x, xv.y);
+                mma16816(acc[nt], frag[1][0], frag[1][1], frag[1][2], frag[1][3], xv.z, xv.w);
+            }
+        }
+    }
+
+    // acc[nt]: (slotA, t), (slotA, t + 1), (slotB, t), (slotB, t + 1) with t = 8 nt + 2 tq.
+    const bool split = gridDim.y > 1;
+    if (pair && !split) {
+        // The up rows' sums (warps 4..7) go through shared memory to the gate rows' warps.
+        cpWaitPending(0);
+        __syncthreads();
+        float* up = reinterpret_cast<float*>(smem);  // [64 rows][nTiles * 8]
+        const int ldu = nTiles * 8;
+        if (warp >= kWarps / 2) {
+#pragma unroll
+            for (int nt = 0; nt < 8; ++nt) {
+                if (nt >= nTiles) break;
+#pragma unroll
+                for (int k = 0; k < 4; ++k) up[((k < 2 ? slotA : slotB) - kHalf) * ldu + nt * 8 + 2 * tq + (k & 1)] = acc[nt][k];
             }
         }
         __syncthreads();
+        if (warp >= kWarps / 2) return;
+#pragma unroll
+        for (int nt = 0; nt < 8; ++nt) {
+            if (nt >= nTiles) break;
+#pragma unroll
+            for (int k = 0; k < 4; ++k) {
+                const int slot = k < 2 ? slotA : slotB, row = k < 2 ? rowA : rowB, t = nt * 8 + 2 * tq + (k & 1);
+                if (row < sg.rows && t < p.T) sg.y[static_cast<int64_t>(t) * sg.ldy + row] = siluMul(acc[nt][k], up[slot * ldu + t]);
+            }
+        }
+        return;
     }
-
-    const bool direct = gridDim.y == 1;
 #pragma unroll
     for (int nt = 0; nt < 8; ++nt) {
         if (nt >= nTiles) break;
 #pragma unroll
         for (int k = 0; k < 4; ++k) {
-            const int row = rowBase + warp * 16 + g + (k >= 2 ? 8 : 0);
-            const int t = nt * 8 + tg * 2 + (k & 1);
-            if (row >= p.rows || t >= p.T) continue;
-            if (direct) {
-                float* y = p.y + static_cast<int64_t>(t) * p.ldy + row;
-                *y = p.accumulate ? *y + acc[nt][k] : acc[nt][k];
+            const int slot = k < 2 ? slotA : slotB, row = k < 2 ? rowA : rowB, t = nt * 8 + 2 * tq + (k & 1);
+            if (row >= sg.rows || t >= p.T) continue;
+            if (split) {
+                const int prow = (pair ? (slot < kHalf ? 0 : sg.rows) : sg.rowOffset) + row;
+                p.partial[(static_cast<int64_t>(blockIdx.y) * p.T + t) * p.totalRows + prow] = acc[nt][k];
             } else {
-                p.partial[(static_cast<int64_t>(blockIdx.y) * p.T + t) * p.rows + row] = acc[nt][k];
+                float* y = sg.y + static_cast<int64_t>(t) * sg.ldy + row;
+                *y = p.mode == 1 ? *y + acc[nt][k] : acc[nt][k];
             }
         }
     }
 }
 
 __global__ void splitReduceKernel(const MmaParams p, int splits) {
+    pdlTrigger();
+    pdlWait();
+    const int outRows = p.mode == 2 ? p.totalRows / 2 : p.totalRows;
     const int64_t idx = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (idx >= static_cast<int64_t>(p.T) * p.rows) return;
-    const int t = static_cast<int>(idx / p.rows), r = static_cast<int>(idx % p.rows);
-    float s = 0.f;
-    for (int k = 0; k < splits; ++k) s += p.partial[(static_cast<int64_t>(k) * p.T + t) * p.rows + r];
-    float* y = p.y + static_cast<int64_t>(t) * p.ldy + r;
-    *y = p.accumulate ? *y + s : s;
+    if (idx >= static_cast<int64_t>(p.T) * outRows) return;
+    const int t = static_cast<int>(idx / outRows), r = static_cast<int>(idx % outRows);
+    auto sum = [&](int row) {
+        float s = 0.f;
+        for (int k = 0; k < splits; ++k) s += p.partial[(static_cast<int64_t>(k) * p.T + t) * p.totalRows + row];
+        return s;
+    };
+    if (p.mode == 2) {
+        p.seg[0].y[static_cast<int64_t>(t) * p.seg[0].ldy + r] = siluMul(sum(r), sum(outRows + r));
+        return;
+    }
+    int si = 0;
+    while (si + 1 < p.nSeg && r >= p.seg[si + 1].rowOffset) ++si;
+    const MmaSeg& sg = p.seg[si];
+    float* y = sg.y + static_cast<int64_t>(t) * sg.ldy + (r - sg.rowOffset);
+    const float s = sum(r);
+    *y = p.mode == 1 ? *y + s : s;
+}
+
+int rawLdOf(int type) {
+    switch (type) {
+        case 2: return MmaShape<2>::kRawLd;
+        case 3: return MmaShape<3>::kRawLd;
+        case 6: return MmaShape<6>::kRawLd;
+        case 7: return MmaShape<7>::kRawLd;
+        case 8: return MmaShape<8>::kRawLd;
+        case 10: return MmaShape<10>::kRawLd;
+        case 11: return MmaShape<11>::kRawLd;
+        case 12: return MmaShape<12>::kRawLd;
+        case 13: return MmaShape<13>::kRawLd;
+        case 14: return MmaShape<14>::kRawLd;
+        default: return 0;
+    }
+}
+
+size_t smemBytes(int type, int T, int stages) {
+    return static_cast<size_t>(stages) *
+           (static_cast<size_t>(kBM) * rawLdOf(type) + static_cast<size_t>((T + 7) / 8 * 8) * kXRowBytes);
 }
 
 template <int TT>
-size_t smemFor(int T) {
-    return static_cast<size_t>(kBM) * MmaShape<TT>::kRawLd + static_cast<size_t>(kBM) * kLd * 2 +
-           static_cast<size_t>((T + 7) / 8 * 8) * kLd * 2;
-}
-
-template <int TT>
-cudaError_t launchType(const MmaParams& p, int splits, cudaStream_t s) {
-    const dim3 grid((p.rows + kBM - 1) / kBM, splits);
-    quantMmaKernel<TT><<<grid, 128, smemFor<TT>(p.T), s>>>(p);
-    cudaError_t e = cudaGetLastError();
+cudaError_t launchType(const MmaParams& p, int ctas, int splits, cudaStream_t s) {
+    cudaError_t e = launchKernel(quantMmaKernel<TT>, dim3(ctas, splits), kThreads, smemBytes(TT, p.T, p.stages), s, p);
     if (e != cudaSuccess || splits == 1) return e;
-    const int64_t n = static_cast<int64_t>(p.T) * p.rows;
-    splitReduceKernel<<<static_cast<unsigned>((n + 255) / 256), 256, 0, s>>>(p, splits);
-    return cudaGetLastError();
+    const int64_t n = static_cast<int64_t>(p.T) * (p.mode == 2 ? p.totalRows / 2 : p.totalRows);
+    return launchKernel(splitReduceKernel, static_cast<unsigned>((n + 255) / 256), 256, 0, s, p, splits);
 }
 
 template <int TT>
 cudaError_t prepareType(int optin) {
-    const size_t need = smemFor<TT>(kMmaMaxT);
-    if (need > static_cast<size_t>(optin)) return cudaErrorInvalidConfiguration;
-    return cudaFuncSetAttribute(quantMmaKernel<TT>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(need));
+    return cudaFuncSetAttribute(quantMmaKernel<TT>, cudaFuncAttributeMaxDynamicSharedMemorySize, optin);
 }
 
 }  // namespace
@@ -186,25 +303,58 @@ cudaError_t prepareQuantMma(int sharedOptin) {
     return cudaSuccess;
 }
 
-int quantMmaSplits(int rows, int cols, int multiProcessors) {
-    const int rowTiles = (rows + kBM - 1) / kBM, kSteps = cols / kBK;
-    int splits = (2 * multiProcessors + rowTiles - 1) / rowTiles;
-    return std::max(1, std::min(splits, std::min(kSteps, 32)));
+MmaPlan quantMmaPlan(int type, int T, int sharedOptin, int sharedPerSm) {
+    MmaPlan pl;
+    if (!rawLdOf(type) || T < 1) return pl;
+    // The most tokens (a multiple of 8, up to kMmaMaxT) a launch takes with two steps in flight.
+    int maxT = std::min((std::min(T, kMmaMaxT) + 7) / 8 * 8, kMmaMaxT);
+    while (maxT >= 8 && smemBytes(type, maxT, 2) > static_cast<size_t>(sharedOptin)) maxT -= 8;
+    if (maxT < 8) return pl;
+    pl.maxT = std::min(maxT, T);
+    // Two CTAs per multiprocessor with two stages each where they fit, else one with three.
+    const size_t two = smemBytes(type, pl.maxT, 2), three = smemBytes(type, pl.maxT, 3);
+    const size_t perCtaOverhead = 1024;  // the runtime's reservation per resident CTA
+    if (2 * (two + perCtaOverhead) <= static_cast<size_t>(sharedPerSm)) {
+        pl.stages = 2;
+        pl.ctasPerSm = 2;
+    } else {
+        pl.stages = three <= static_cast<size_t>(sharedOptin) ? 3 : 2;
+        pl.ctasPerSm = 1;
+    }
+    pl.smem = smemBytes(type, pl.maxT, pl.stages);
+    return pl;
+}
+
+int quantMmaCtas(int rows, int mode) {
+    const int per = mode == 2 ? kBM / 2 : kBM;
+    return (rows + per - 1) / per;
+}
+
+int quantMmaSplits(int ctas, int cols, int multiProcessors, int ctasPerSm, int maxSplits) {
+    // As many splits as keep the CTAs within one wave, each with at least two K steps.
+    const int wave = multiProcessors * std::max(1, ctasPerSm);
+    int splits = std::max(1, wave / std::max(1, ctas));
+    splits = std::min({splits, std::max(1, cols / kBK / 2), std::max(1, maxSplits), 16});
+    return splits;
 }
 
 cudaError_t launchQuantMma(const MmaParams& p, int splits, cudaStream_t s) {
-    if (p.T < 1 || p.T > kMmaMaxT || p.cols % kBK != 0) return cudaErrorInvalidValue;
+    if (p.T < 1 || p.T > kMmaMaxT || p.cols % kBK != 0 || p.nSeg < 1 || p.nSeg > 3 || p.stages < 2 || p.stages > 4 ||
+        (p.mode == 2 && p.nSeg != 1))
+        return cudaErrorInvalidValue;
+    const MmaSeg& last = p.seg[p.nSeg - 1];
+    const int ctas = last.ctaBegin + quantMmaCtas(last.rows, p.mode);
     switch (p.type) {
-        case 2: return launchType<2>(p, splits, s);
-        case 3: return launchType<3>(p, splits, s);
-        case 6: return launchType<6>(p, splits, s);
-        case 7: return launchType<7>(p, splits, s);
-        case 8: return launchType<8>(p, splits, s);
-        case 10: return launchType<10>(p, splits, s);
-        case 11: return launchType<11>(p, splits, s);
-        case 12: return launchType<12>(p, splits, s);
-        case 13: return launchType<13>(p, splits, s);
-        case 14: return launchType<14>(p, splits, s);
+        case 2: return launchType<2>(p, ctas, splits, s);
+        case 3: return launchType<3>(p, ctas, splits, s);
+        case 6: return launchType<6>(p, ctas, splits, s);
+        case 7: return launchType<7>(p, ctas, splits, s);
+        case 8: return launchType<8>(p, ctas, splits, s);
+        case 10: return launchType<10>(p, ctas, splits, s);
+        case 11: return launchType<11>(p, ctas, splits, s);
+        case 12: return launchType<12>(p, ctas, splits, s);
+        case 13: return launchType<13>(p, ctas, splits, s);
+        case 14: return launchType<14>(p, ctas, splits, s);
         default: return cudaErrorInvalidValue;
     }
 }

@@ -2,6 +2,7 @@
 // (qwen3), rotate Q and K (RoPE, normal or NeoX pairs, angles from the host-built table), write the
 // rotated Q back and K/V into their KV cache rows. One warp per (token, head).
 #include "cuda/kernels/KvAccess.cuh"
+#include "cuda/kernels/Launch.cuh"
 
 namespace hearth::cuda {
 namespace {
@@ -10,6 +11,8 @@ constexpr int kWarps = 4;
 
 __global__ void __launch_bounds__(128) ropeStoreKernel(const RopeStoreParams p) {
     __shared__ float buf[kWarps][kAttnMaxHeadDim];
+    pdlTrigger();
+    pdlWait();
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const int hh = blockIdx.y * kWarps + warp;
     const int t = blockIdx.x;
@@ -67,8 +70,7 @@ cudaError_t launchRopeStore(const RopeStoreParams& p, cudaStream_t s) {
     if (p.T <= 0) return cudaSuccess;
     if (p.D > kAttnMaxHeadDim) return cudaErrorInvalidValue;
     const dim3 grid(p.T, (p.Hq + 2 * p.Hkv + kWarps - 1) / kWarps);
-    ropeStoreKernel<<<grid, 128, 0, s>>>(p);
-    return cudaGetLastError();
+    return launchKernel(ropeStoreKernel, grid, 128, 0, s, p);
 }
 
 }  // namespace hearth::cuda

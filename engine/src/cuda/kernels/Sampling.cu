@@ -11,6 +11,7 @@
 #include <climits>
 
 #include "cuda/KernelParams.h"
+#include "cuda/kernels/Launch.cuh"
 
 namespace hearth::cuda {
 namespace {
@@ -80,6 +81,8 @@ __device__ double blockSumD(Shared& sh, double v) {
 
 __global__ void __launch_bounds__(kThreads) sampleKernel(const SampleParams p) {
     __shared__ Shared sh;
+    pdlTrigger();
+    pdlWait();
     const int row = blockIdx.x, V = p.vocab, tid = threadIdx.x;
     const float* l = p.logits + static_cast<int64_t>(row) * V;
     const SampleRow sr = p.rows[row];
@@ -239,8 +242,7 @@ __global__ void __launch_bounds__(kThreads) sampleKernel(const SampleParams p) {
 
 cudaError_t launchSample(const SampleParams& p, int rows, cudaStream_t s) {
     if (rows <= 0) return cudaSuccess;
-    sampleKernel<<<rows, kThreads, 0, s>>>(p);
-    return cudaGetLastError();
+    return launchKernel(sampleKernel, rows, kThreads, 0, s, p);
 }
 
 }  // namespace hearth::cuda

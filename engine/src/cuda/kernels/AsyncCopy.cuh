@@ -1,0 +1,37 @@
+#pragma once
+// Asynchronous global-to-shared copies (cp.async, sm_80+) and the tensor-core instruction the
+// matrix kernels share (mma.sync m16n8k16, f16 inputs, f32 sums).
+#include <cstdint>
+
+namespace hearth::cuda {
+
+__device__ __forceinline__ unsigned sharedAddr(const void* p) { return static_cast<unsigned>(__cvta_generic_to_shared(p)); }
+
+// 16 bytes, bypassing L1 (streamed data); src and dst 16-byte aligned.
+__device__ __forceinline__ void cpAsync16(void* dst, const void* src) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(sharedAddr(dst)), "l"(src));
+}
+__device__ __forceinline__ void cpAsync8(void* dst, const void* src) {
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8;\n" ::"r"(sharedAddr(dst)), "l"(src));
+}
+__device__ __forceinline__ void cpAsync4(void* dst, const void* src) {
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(sharedAddr(dst)), "l"(src));
+}
+__device__ __forceinline__ void cpCommit() { asm volatile("cp.async.commit_group;\n" ::); }
+// Waits until at most `pending` (0, 1 or 2) of this thread's committed groups are still in flight.
+__device__ __forceinline__ void cpWaitPending(int pending) {
+    if (pending <= 0) asm volatile("cp.async.wait_group 0;\n" ::: "memory");
+    else if (pending == 1) asm volatile("cp.async.wait_group 1;\n" ::: "memory");
+    else asm volatile("cp.async.wait_group 2;\n" ::: "memory");
+}
+
+// c += A·B for one 16×8 tile: a0..a3 the A fragment (16×16, row-major), b0, b1 the B fragment.
+__device__ __forceinline__ void mma16816(float (&c)[4], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t b0,
+                                         uint32_t b1) {
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+        : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+}
+
+}  // namespace hearth::cuda

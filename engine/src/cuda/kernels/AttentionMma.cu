@@ -1,0 +1,216 @@
+// Paged attention on tensor cores for prefill-sized steps (one partition per tile, F16 KV cache,
+// head size 64 or 128): flash attention over the same tiles as attentionKernel (up to 32 rows =
+// tokens × the query heads of one KV head).
+//
+// A CTA (2 warps, 16 rows each) walks the tile's keys in chunks of 32 (two KV blocks), copied to
+// shared memory with cp.async one chunk ahead. S = Q·Kᵀ with mma.sync m16n8k16 (f16 inputs: Q
+// rounded to f16 as the CPU does, K as stored; f32 sums), masked causally, scaled by 1/sqrt(D); an
+// online softmax in f32 per row (expf, as the CPU); then O += P·V where P is split into an f16 high
+// part and an f16 remainder (two MMAs), so the probabilities keep ~22 bits instead of f16's 11.
+// O is normalized by the row sum at the end and written as f32.
+#include <cuda_fp16.h>
+
+#include "cuda/KernelParams.h"
+#include "cuda/kernels/AsyncCopy.cuh"
+#include "cuda/kernels/Launch.cuh"
+
+namespace hearth::cuda {
+namespace {
+
+constexpr int kKeys = 32;  // keys per chunk: two KV blocks
+
+__device__ __forceinline__ void ldmatrixX4(uint32_t (&r)[4], const void* p) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(sharedAddr(p)));
+}
+__device__ __forceinline__ void ldmatrixX4Trans(uint32_t (&r)[4], const void* p) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(sharedAddr(p)));
+}
+// (a, b) as an f16 pair plus the f16 pair of what that rounding left out.
+__device__ __forceinline__ void splitHalf2(float a, float b, uint32_t& hi, uint32_t& lo) {
+    const __half2 h = __floats2half2_rn(a, b);
+    const float2 f = __half22float2(h);
+    const __half2 l = __floats2half2_rn(a - f.x, b - f.y);
+    hi = *reinterpret_cast<const uint32_t*>(&h);
+    lo = *reinterpret_cast<const uint32_t*>(&l);
+}
+
+template <int D>
+__global__ void __launch_bounds__(64) attentionMmaKernel(const AttnParams p) {
+    constexpr int kLd = D + 8;  // halves per shared row: rows 16 bytes apart in banks, conflict-free ldmatrix
+    __shared__ __align__(16) __half Qs[kAttnMaxRows][kLd];
+    __shared__ __align__(16) __half Ks[2][kKeys][kLd];
+    __shared__ __align__(16) __half Vs[2][kKeys][kLd];
+    pdlTrigger();
+    pdlWait();
+    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, g = lane >> 2, tq = lane & 3;
+    const AttnTile tile = p.tiles[blockIdx.x];
+    const AttnSeq sq = p.seqs[tile.seq];
+    const int kvh = blockIdx.y, G = p.G;
+    const int nRows = tile.numTokens * G;
+    if (nRows <= 0) return;
+    const int firstPos = sq.startPos + (tile.tokenBegin - sq.tokenBegin);
+    const int keyEnd = firstPos + tile.numTokens;  // keys the tile's last token sees
+    const int nBlk = (keyEnd + 15) / 16;
+    const int nChunks = (keyEnd + kKeys - 1) / kKeys;
+    const int64_t qStride = static_cast<int64_t>(p.Hq) * D;
+
+    auto issue = [&](int c, int st) {
+        constexpr int kVecs = D / 8;  // 16-byte pieces of a row
+        for (int task = tid; task < 2 * kKeys * kVecs; task += 64) {
+            const int kv = task / (kKeys * kVecs), rem = task - kv * kKeys * kVecs;
+            const int key = rem / kVecs, v = rem - key * kVecs;
+            const int b = c * 2 + key / 16, i = key & 15;
+            __half* dst = (kv ? &Vs[st][key][0] : &Ks[st][key][0]) + v * 8;
+            if (b < nBlk && c * kKeys + key < keyEnd) {
+                const uint8_t* blk = p.pool + static_cast<uint64_t>(p.blockTables[sq.blockBegin + b]) * p.blockBytes;
+                cpAsync16(dst, blk + (kv ? p.vOff : p.kOff) + (static_cast<uint64_t>(kvh) * 16 + i) * p.rowBytes + v * 16);
+            } else {
+                *reinterpret_cast<int4*>(dst) = make_int4(0, 0, 0, 0);  // past the keys: zeros (no NaN from stale rows)
+            }
+        }
+        cpCommit();
+    };
+    issue(0, 0);
+
+    for (int e = tid; e < kAttnMaxRows * D / 2; e += 64) {
+        const int r = e / (D / 2), d = 2 * (e - r * (D / 2));
+        float2 v = make_float2(0.f, 0.f);
+        if (r < nRows) {
+            const int tok = tile.tokenBegin + r / G, head = kvh * G + r % G;
+            v = *reinterpret_cast<const float2*>(p.q + tok * qStride + static_cast<int64_t>(head) * D + d);
+        }
+        *reinterpret_cast<__half2*>(&Qs[r][d]) = __floats2half2_rn(v.x, v.y);
+    }
+    __syncthreads();
+    uint32_t qf[D / 16][4];
+#pragma unroll
+    for (int kk = 0; kk < D / 16; ++kk) ldmatrixX4(qf[kk], &Qs[warp * 16 + (lane & 15)][kk * 16 + (lane >> 4) * 8]);
+
+    const int rA = warp * 16 + g, rB = rA + 8;
+    const int posA = rA < nRows ? firstPos + rA / G : -1, posB = rB < nRows ? firstPos + rB / G : -1;
+    float o[D / 8][4];
+#pragma unroll
+    for (int n = 0; n < D / 8; ++n)
+#pragma unroll
+        for (int k = 0; k < 4; ++k) o[n][k] = 0.f;
+    float mA = -INFINITY, mB = -INFINITY, lA = 0.f, lB = 0.f;
+
+    for (int c = 0; c < nChunks; ++c) {
+        if (c + 1 < nChunks) issue(c + 1, (c + 1) & 1);
+        else cpCommit();
+        cpWaitPending(1);
+        __syncthreads();
+        const int st = c & 1;
+        float s[kKeys / 8][4];
+#pragma unroll
+        for (int n = 0; n < kKeys / 8; ++n)
+#pragma unroll
+            for (int k = 0; k < 4; ++k) s[n][k] = 0.f;
+#pragma unroll
+        for (int kk = 0; kk < D / 16; ++kk)
+#pragma unroll
+            for (int n0 = 0; n0 < kKeys / 8; n0 += 2) {
+                uint32_t b[4];
+                ldmatrixX4(b, &Ks[st][(n0 + (lane >> 4)) * 8 + (lane & 7)][kk * 16 + ((lane >> 3) & 1) * 8]);
+                mma16816(s[n0], qf[kk][0], qf[kk][1], qf[kk][2], qf[kk][3], b[0], b[1]);
+                mma16816(s[n0 + 1], qf[kk][0], qf[kk][1], qf[kk][2], qf[kk][3], b[2], b[3]);
+            }
+        // Scale and mask; the chunk's row maxima over the quad of lanes that share a row.
+        float mxA = -INFINITY, mxB = -INFINITY;
+#pragma unroll
+        for (int n = 0; n < kKeys / 8; ++n)
+#pragma unroll
+            for (int k = 0; k < 4; ++k) {
+                const int key = c * kKeys + n * 8 + 2 * tq + (k & 1);
+                const float v = s[n][k] * p.scale;
+                s[n][k] = key <= (k < 2 ? posA : posB) ? v : -INFINITY;
+                if (k < 2) mxA = fmaxf(mxA, s[n][k]);
+                else mxB = fmaxf(mxB, s[n][k]);
+            }
+#pragma unroll
+        for (int off = 1; off <= 2; off <<= 1) {
+            mxA = fmaxf(mxA, __shfl_xor_sync(0xFFFFFFFFu, mxA, off));
+            mxB = fmaxf(mxB, __shfl_xor_sync(0xFFFFFFFFu, mxB, off));
+        }
+        const float nA = fmaxf(mA, mxA), nB = fmaxf(mB, mxB);
+        const float cA = (nA == -INFINITY || mA == -INFINITY) ? (nA == -INFINITY ? 1.f : 0.f) : expf(mA - nA);
+        const float cB = (nB == -INFINITY || mB == -INFINITY) ? (nB == -INFINITY ? 1.f : 0.f) : expf(mB - nB);
+        mA = nA;
+        mB = nB;
+        lA *= cA;
+        lB *= cB;
+#pragma unroll
+        for (int n = 0; n < kKeys / 8; ++n)
+#pragma unroll
+            for (int k = 0; k < 4; ++k) {
+                const float m = k < 2 ? nA : nB;
+                const float e = s[n][k] == -INFINITY ? 0.f : expf(s[n][k] - m);
+                s[n][k] = e;
+                if (k < 2) lA += e;
+                else lB += e;
+            }
+#pragma unroll
+        for (int n = 0; n < D / 8; ++n) {
+            o[n][0] *= cA;
+            o[n][1] *= cA;
+            o[n][2] *= cB;
+            o[n][3] *= cB;
+        }
+        // O += P·V, P as high + low f16 parts.
+#pragma unroll
+        for (int ks = 0; ks < kKeys / 16; ++ks) {
+            // A fragment: rows A / B (c0 c1 / c2 c3) of the key tiles 2ks and 2ks + 1.
+            uint32_t hi[4], lo[4];
+            splitHalf2(s[2 * ks][0], s[2 * ks][1], hi[0], lo[0]);
+            splitHalf2(s[2 * ks][2], s[2 * ks][3], hi[1], lo[1]);
+            splitHalf2(s[2 * ks + 1][0], s[2 * ks + 1][1], hi[2], lo[2]);
+            splitHalf2(s[2 * ks + 1][2], s[2 * ks + 1][3], hi[3], lo[3]);
+#pragma unroll
+            for (int nd = 0; nd < D / 8; nd += 2) {
+                uint32_t b[4];
+                ldmatrixX4Trans(b, &Vs[st][ks * 16 + ((lane >> 3) & 1) * 8 + (lane & 7)][(nd + (lane >> 4)) * 8]);
+                mma16816(o[nd], hi[0], hi[1], hi[2], hi[3], b[0], b[1]);
+                mma16816(o[nd], lo[0], lo[1], lo[2], lo[3], b[0], b[1]);
+                mma16816(o[nd + 1], hi[0], hi[1], hi[2], hi[3], b[2], b[3]);
+                mma16816(o[nd + 1], lo[0], lo[1], lo[2], lo[3], b[2], b[3]);
+            }
+        }
+        __syncthreads();  // the stage is refilled two chunks later
+    }
+
+#pragma unroll
+    for (int off = 1; off <= 2; off <<= 1) {
+        lA += __shfl_xor_sync(0xFFFFFFFFu, lA, off);
+        lB += __shfl_xor_sync(0xFFFFFFFFu, lB, off);
+    }
+    const float iA = lA > 0.f ? 1.f / lA : 0.f, iB = lB > 0.f ? 1.f / lB : 0.f;
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+        const int r = half ? rB : rA;
+        if (r >= nRows) continue;
+        const float inv = half ? iB : iA;
+        const int tok = tile.tokenBegin + r / G, head = kvh * G + r % G;
+        float* out = p.out + tok * qStride + static_cast<int64_t>(head) * D;
+#pragma unroll
+        for (int n = 0; n < D / 8; ++n)
+            *reinterpret_cast<float2*>(out + n * 8 + 2 * tq) = make_float2(o[n][2 * half] * inv, o[n][2 * half + 1] * inv);
+    }
+}
+
+}  // namespace
+
+bool attentionMmaSupports(int D, int kvKind) { return kvKind == kKvF16 && (D == 64 || D == 128); }
+
+cudaError_t launchAttentionMma(const AttnParams& p, int nTiles, cudaStream_t s) {
+    if (nTiles <= 0) return cudaSuccess;
+    if (!attentionMmaSupports(p.D, p.kvKind) || p.tileRows > kAttnMaxRows || p.partitions != 1) return cudaErrorInvalidValue;
+    const dim3 grid(nTiles, p.Hkv);
+    if (p.D == 64) return launchKernel(attentionMmaKernel<64>, grid, 64, 0, s, p);
+    return launchKernel(attentionMmaKernel<128>, grid, 64, 0, s, p);
+}
+
+}  // namespace hearth::cuda

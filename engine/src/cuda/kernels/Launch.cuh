@@ -1,0 +1,48 @@
+#pragma once
+// Kernel launches with programmatic dependent launch (PDL, sm_90 and newer): a kernel of the step
+// may be scheduled while the kernel before it is still running, so its CTAs are resident and its
+// weight loads in flight when its inputs are ready, instead of starting cold after a gap.
+//
+// The contract every kernel launched through launchKernel() keeps:
+//  - before pdlWait() it reads only memory that no kernel of the step writes (weights, the rope
+//    table), and it writes nothing;
+//  - pdlWait() returns once the previous kernel in the stream has finished and its writes are
+//    visible (that kernel waited for its own predecessor first, so this holds transitively);
+//  - pdlTrigger() lets the next kernel be scheduled; every kernel calls it early.
+// Without PDL (older GPUs, HEARTH_CUDA_NO_PDL set) both calls are no-ops and launches are ordinary.
+#include <cuda_runtime.h>
+
+#include "cuda/KernelParams.h"
+
+namespace hearth::cuda {
+
+__device__ __forceinline__ void pdlWait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;\n" ::: "memory");
+#endif
+}
+
+__device__ __forceinline__ void pdlTrigger() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;\n" ::);
+#endif
+}
+
+// Launches kernel<<<grid, block, smem, s>>>(args...), with the PDL attribute where the current
+// device has it enabled (pdlEnabled()). Returns the launch error.
+template <typename... Params, typename... Args>
+cudaError_t launchKernel(void (*kernel)(Params...), dim3 grid, dim3 block, size_t smem, cudaStream_t s, Args&&... args) {
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = grid;
+    cfg.blockDim = block;
+    cfg.dynamicSmemBytes = smem;
+    cfg.stream = s;
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[0].val.programmaticStreamSerializationAllowed = 1;
+    cfg.attrs = attr;
+    cfg.numAttrs = pdlEnabled() ? 1 : 0;
+    return cudaLaunchKernelEx(&cfg, kernel, std::forward<Args>(args)...);
+}
+
+}  // namespace hearth::cuda

@@ -1,0 +1,138 @@
+// The tensor-core kernels against the CPU backend, on shapes the small reference models do not
+// reach through the default paths:
+//  - the fused quantized matrix product (9..64 tokens): the coder model quantized here, whose
+//    1536-wide down projection splits its K range over several CTAs and whose Q/K/V matrices of
+//    one type share a launch;
+//  - flash attention on tensor cores (forced for every step with HEARTH_CUDA_MMA_ATTENTION=1, which
+//    otherwise takes only prefill-sized steps): long prompts, a continuation next to a new prompt,
+//    head sizes 64 and 128 (a twin of tiny-llama-f16 with two 128-wide heads).
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+
+#include "CudaTestSupport.h"
+#include "gguf/GgufWriter.h"
+#include "hearth/quantize.h"
+
+using namespace hearth;
+using namespace hearth::test;
+
+namespace {
+
+std::vector<int32_t> randomTokens(int n, int vocab, uint32_t seed) {
+    std::mt19937 rng(seed);
+    std::vector<int32_t> t(static_cast<size_t>(n));
+    for (auto& x : t) x = 1 + static_cast<int32_t>(rng() % static_cast<uint32_t>(vocab - 1));
+    return t;
+}
+
+struct Agreement {
+    double worst = 0;
+    int rows = 0, same = 0;
+    void add(const std::vector<float>& a, const std::vector<float>& b, size_t V) {
+        ASSERT_EQ(a.size(), b.size());
+        for (size_t r = 0; r * V < a.size(); ++r, ++rows) {
+            worst = std::max(worst, relErr(a.data() + r * V, b.data() + r * V, V));
+            same += argmax(a.data() + r * V, V) == argmax(b.data() + r * V, V);
+        }
+    }
+};
+
+// tiny-llama-f16 with its 4 × 64 query heads read as 2 × 128 (and 2 × 64 KV heads as 1 × 128).
+std::string writeWideHeadTwin() {
+    auto src = GgufFile::open(modelPath("tiny-llama-f16.gguf"));
+    EXPECT_TRUE(src.ok());
+    GgufWriter w;
+    for (const auto& [k, v] : (*src)->metadata()) EXPECT_TRUE(w.setMetadata(k, v).ok());
+    EXPECT_TRUE(w.setMetadata("llama.attention.head_count", GgufValue::u32(2)).ok());
+    EXPECT_TRUE(w.setMetadata("llama.attention.head_count_kv", GgufValue::u32(1)).ok());
+    EXPECT_TRUE(w.setMetadata("llama.rope.dimension_count", GgufValue::u32(128)).ok());
+    for (const GgufTensorInfo& t : (*src)->tensors()) {
+        const uint8_t* data = (*src)->tensorData(t);
+        EXPECT_TRUE(w.addTensor(t.name, t.type, t.dims, std::vector<uint8_t>(data, data + t.byteSize)).ok());
+    }
+    const std::string path = ::testing::TempDir() + "/hearth-tiny-llama-d128.gguf";
+    EXPECT_TRUE(w.write(path).ok());
+    return path;
+}
+
+}  // namespace
+
+TEST(CudaTensorCores, QuantizedMatrixProductMatchesCpuAndCublas) {
+    SKIP_WITHOUT_GPU();
+    for (const char* mix : {"Q4_K_M", "Q8_0", "Q5_K_M"}) {
+        const std::string path = ::testing::TempDir() + "/hearth-coder-" + mix + ".gguf";
+        QuantizeParams qp;
+        qp.inputPath = modelPath("coder-f16.gguf");
+        qp.outputPath = path;
+        qp.mix = mix;
+        auto q = quantizeModel(qp);
+        ASSERT_TRUE(q.ok()) << q.error().toString();
+        auto fused = gpuBackend(path);
+        setenv("HEARTH_CUDA_NO_MMA", "1", 1);
+        auto cublas = gpuBackend(path);
+        unsetenv("HEARTH_CUDA_NO_MMA");
+        auto cpu = cpuBackend(path);
+        ASSERT_TRUE(fused.ok() && cublas.ok() && cpu.ok());
+        const size_t V = (*fused)->vocabSize();
+        for (int T : {9, 24, 64}) {
+            const auto toks = randomTokens(T, static_cast<int>(V), 7u + static_cast<uint32_t>(T));
+            const auto table = blockRun(0, T);
+            const auto a = runSlice(**fused, toks, 0, table, true);
+            Agreement vsCpu, vsCublas;
+            vsCpu.add(a, runSlice(**cpu, toks, 0, table, true), V);
+            vsCublas.add(a, runSlice(**cublas, toks, 0, table, true), V);
+            std::printf("  coder %-6s %2d tokens: vs CPU max rel err %.2e (top-1 %d/%d), vs cuBLAS %.2e (top-1 %d/%d)\n", mix, T,
+                        vsCpu.worst, vsCpu.same, vsCpu.rows, vsCublas.worst, vsCublas.same, vsCublas.rows);
+            EXPECT_LE(vsCpu.worst, 5e-2) << mix << " T=" << T;
+            EXPECT_LE(vsCublas.worst, 3e-2) << mix << " T=" << T;
+            EXPECT_GE(vsCpu.same * 100, vsCpu.rows * 90) << mix << " T=" << T;
+            EXPECT_GE(vsCublas.same * 100, vsCublas.rows * 90) << mix << " T=" << T;
+        }
+        // Decode steps of 16 sequences (one token each) after their prompts: the batched-decode shape.
+        const int n = 16;
+        for (Backend* b : {fused->get(), cpu->get()})
+            for (int s = 0; s < n; ++s) runSlice(*b, randomTokens(5 + s, static_cast<int>(V), 100u + s), 0, blockRun(4 * s, 64));
+        ForwardBatch fb;
+        for (int s = 0; s < n; ++s) fb.addSequence({static_cast<int32_t>(10 + s)}, 5 + s, blockRun(4 * s, 64), false, true);
+        std::vector<float> lg, lc;
+        ASSERT_TRUE((*fused)->forward(fb, lg).ok());
+        ASSERT_TRUE((*cpu)->forward(fb, lc).ok());
+        Agreement dec;
+        dec.add(lg, lc, V);
+        std::printf("  coder %-6s 16 decodes: vs CPU max rel err %.2e (top-1 %d/%d)\n", mix, dec.worst, dec.same, dec.rows);
+        EXPECT_LE(dec.worst, 5e-2) << mix;
+        EXPECT_GE(dec.same * 100, dec.rows * 90) << mix;
+    }
+}
+
+TEST(CudaTensorCores, FlashAttentionMatchesCpuOnLongPrompts) {
+    SKIP_WITHOUT_GPU();
+    const std::string wide = writeWideHeadTwin();
+    setenv("HEARTH_CUDA_MMA_ATTENTION", "1", 1);
+    for (const std::string& path : {modelPath("tiny-llama-f16.gguf"), modelPath("coder-f16.gguf"), wide}) {
+        auto gpu = gpuBackend(path);
+        auto cpu = cpuBackend(path);
+        ASSERT_TRUE(gpu.ok() && cpu.ok()) << path;
+        const size_t V = (*gpu)->vocabSize();
+        const auto a = randomTokens(200, static_cast<int>(V), 1), a2 = randomTokens(57, static_cast<int>(V), 2);
+        const auto b = randomTokens(90, static_cast<int>(V), 3);
+        const auto tableA = blockRun(0, 257), tableB = blockRun(40, 90);
+        Agreement agree;
+        // A long prompt alone, then its continuation in one step with a new prompt.
+        agree.add(runSlice(**gpu, a, 0, tableA, true), runSlice(**cpu, a, 0, tableA, true), V);
+        ForwardBatch fb;
+        fb.addSequence(a2, 200, tableA, true, false);
+        fb.addSequence(b, 0, tableB, true, false);
+        std::vector<float> lg, lc;
+        ASSERT_TRUE((*gpu)->forward(fb, lg).ok());
+        ASSERT_TRUE((*cpu)->forward(fb, lc).ok());
+        agree.add(lg, lc, V);
+        std::printf("  %-40s max rel err %.2e, top-1 equal %d/%d\n", path.substr(path.rfind('/') + 1).c_str(), agree.worst,
+                    agree.same, agree.rows);
+        EXPECT_EQ(agree.rows, 200 + 57 + 90);
+        EXPECT_LE(agree.worst, 2e-3) << path;
+        EXPECT_GE(agree.same * 100, agree.rows * 99) << path;
+    }
+    unsetenv("HEARTH_CUDA_MMA_ATTENTION");
+}
