@@ -80,6 +80,7 @@ Status CudaStage::init(const HearthCudaStageArgs& a) {
     caps_.sharedPerSm = static_cast<int>(prop.sharedMemPerMultiprocessor);
     caps_.tensorCores = std::getenv("HEARTH_CUDA_NO_MMA") == nullptr && prepareQuantMma(caps_.sharedOptin) == cudaSuccess;
     mmaAttention_ = !batchInvariant_ && std::getenv("HEARTH_CUDA_NO_MMA_ATTENTION") == nullptr;
+    decodeAttention_ = !batchInvariant_ && std::getenv("HEARTH_CUDA_NO_DECODE_ATTENTION") == nullptr;
     // HEARTH_CUDA_MMA_ATTENTION=1 (tests): every step without a graph on the tensor-core kernel.
     const char* force = std::getenv("HEARTH_CUDA_MMA_ATTENTION");
     forceMmaAttention_ = mmaAttention_ && force && std::strcmp(force, "1") == 0;
@@ -361,10 +362,13 @@ Status CudaStage::enqueueLayer(int li, const StepShape& sh) {
     at.partitions = partitions_;
     at.blocksPerPartition = batchInvariant_ ? fixedPartitionBlocks_ : partitionBlocks_;
     at.scale = 1.0f / std::sqrt(static_cast<float>(cfg_.headDim));
-    // Prefill-sized steps (one partition) on tensor cores where the kernel supports the shape; the
-    // batch-invariant mode keeps every step on the kernel its decode steps use.
+    // Prefill-sized steps (one partition) on tensor cores, the others on the decode kernel, where
+    // they support the shape; the batch-invariant mode keeps every step on the general kernel, so
+    // prefill and decode compute a row alike.
     if (partitions_ == 1 && mmaAttention_ && attentionMmaSupports(at.D, at.kvKind))
         HEARTH_TRY(cudaStatus(launchAttentionMma(at, sh.tiles, stream_), "attention (tensor cores)"));
+    else if (decodeAttention_ && attentionDecodeSupports(at.D))
+        HEARTH_TRY(cudaStatus(launchAttentionDecode(at, sh.tiles, stream_), "attention (decode)"));
     else
         HEARTH_TRY(cudaStatus(launchAttention(at, sh.tiles, stream_), "attention"));
 

@@ -186,6 +186,9 @@ cudaError_t launchAttention(const AttnParams& p, int nTiles, cudaStream_t s);
 // size and KV kind (kernels/AttentionMma.cu).
 bool attentionMmaSupports(int D, int kvKind);
 cudaError_t launchAttentionMma(const AttnParams& p, int nTiles, cudaStream_t s);
+// The kernel for decode-like steps (any partition count; kernels/AttentionDecode.cu).
+bool attentionDecodeSupports(int D);
+cudaError_t launchAttentionDecode(const AttnParams& p, int nTiles, cudaStream_t s);
 // Once per device: opt in to the shared memory the kernels need; an error means the device cannot
 // run this path (the caller keeps using cuBLAS).
 cudaError_t prepareQuantMma(int sharedOptin);

@@ -10,6 +10,7 @@
 // Numerics as the CPU: Q is rounded to f16 first, scores are dot * 1/sqrt(headDim).
 #include <cuda_fp16.h>
 
+#include "cuda/kernels/AttentionMerge.cuh"
 #include "cuda/kernels/KvAccess.cuh"
 #include "cuda/kernels/Launch.cuh"
 
@@ -214,58 +215,21 @@ __global__ void __launch_bounds__(kThreads) attentionKernel(const AttnParams p) 
         }
         return;
     }
-    // Partial result of this partition, then the last partition to finish merges them all (in
-    // partition order, so the result does not depend on which CTA came last).
-    auto rowOf = [&](int r) {
-        const int tok = tile.tokenBegin + r / G, head = kvh * G + r % G;
-        return (static_cast<int64_t>(tok) * p.Hq + head) * P;
-    };
+    // Partial result of this partition, then the last CTA of the tile merges them all.
 #pragma unroll
     for (int k = 0; k < kMaxAcc; ++k) {
         if (k >= nAcc) break;
         const int e = threadIdx.x + k * kThreads;
         const int r = e / D, d = e - r * D;
-        if (r < nRows) p.partO[(rowOf(r) + part) * D + d] = acc[k];
+        if (r < nRows) p.partO[(partitionRow(p, tile, kvh, r) + part) * D + d] = acc[k];
     }
     if (threadIdx.x < nRows) {
-        p.partML[(rowOf(threadIdx.x) + part) * 2] = rowM[threadIdx.x];
-        p.partML[(rowOf(threadIdx.x) + part) * 2 + 1] = rowL[threadIdx.x];
+        const int64_t row = partitionRow(p, tile, kvh, threadIdx.x);
+        p.partML[(row + part) * 2] = rowM[threadIdx.x];
+        p.partML[(row + part) * 2 + 1] = rowL[threadIdx.x];
     }
-    __threadfence();
-    __syncthreads();
     __shared__ int isLast;
-    if (threadIdx.x == 0) {
-        int* counter = p.counters + blockIdx.x * gridDim.y + blockIdx.y;
-        isLast = atomicAdd(counter, 1) == nParts - 1;
-        if (isLast) *counter = 0;  // ready for the next launch
-    }
-    __syncthreads();
-    if (!isLast) return;
-    __threadfence();
-    if (threadIdx.x < nRows) {
-        const int64_t row = rowOf(threadIdx.x);
-        float M = -INFINITY;
-        for (int i = 0; i < nParts; ++i) M = fmaxf(M, __ldcg(p.partML + (row + i) * 2));
-        float L = 0.f;
-        for (int i = 0; i < nParts; ++i) {
-            const float m = __ldcg(p.partML + (row + i) * 2);
-            const float w = m == -INFINITY ? 0.f : expf(m - M);
-            Wp[threadIdx.x * kMaxPartitionsInKernel + i] = w;
-            L += w * __ldcg(p.partML + (row + i) * 2 + 1);
-        }
-        rowL[threadIdx.x] = L;
-    }
-    __syncthreads();
-    for (int e = threadIdx.x; e < nRows * D; e += kThreads) {
-        const int r = e / D, d = e - r * D;
-        const int64_t row = rowOf(r);
-        float o = 0.f;
-#pragma unroll 8
-        for (int i = 0; i < nParts; ++i) o += Wp[r * kMaxPartitionsInKernel + i] * __ldcg(p.partO + (row + i) * D + d);
-        const float L = rowL[r];
-        const int tok = tile.tokenBegin + r / G, head = kvh * G + r % G;
-        p.out[tok * qStride + static_cast<int64_t>(head) * D + d] = L > 0.f ? o / L : 0.f;
-    }
+    mergeAttentionPartitions<kThreads>(p, tile, kvh, nRows, nParts, Wp, rowL, &isLast);
 }
 
 template <int Kind>

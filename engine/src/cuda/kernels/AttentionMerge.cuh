@@ -1,0 +1,64 @@
+#pragma once
+// The merge of a tile's attention partitions, shared by the paged attention kernels. Each CTA
+// (tile × KV head × partition) writes its rows' unnormalized output, running max and running sum
+// to partO / partML; the last CTA of the tile to finish (an atomic counter per tile and KV head,
+// reset by that CTA for the next launch) merges all of them in partition order, so the result
+// never depends on which CTA came last.
+#include <cstdint>
+
+#include "cuda/KernelParams.h"
+
+namespace hearth::cuda {
+
+// Row r of a tile (token r / G, query head kvh * G + r % G) as the first of its P partition slots.
+__device__ __forceinline__ int64_t partitionRow(const AttnParams& p, const AttnTile& tile, int kvh, int r) {
+    const int tok = tile.tokenBegin + r / p.G, head = kvh * p.G + r % p.G;
+    return (static_cast<int64_t>(tok) * p.Hq + head) * p.partitions;
+}
+
+// Called by every thread of the CTA once its partition's partials are written. Returns true in
+// the CTA that merged (and wrote p.out for the tile's rows). Shared scratch: weights
+// [kAttnMaxRows][kAttnMaxPartitions], sums [kAttnMaxRows], flag.
+template <int kThreads>
+__device__ bool mergeAttentionPartitions(const AttnParams& p, const AttnTile& tile, int kvh, int nRows, int nParts,
+                                         float* weights, float* sums, int* flag) {
+    const int D = p.D;
+    __threadfence();
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        int* counter = p.counters + blockIdx.x * gridDim.y + blockIdx.y;
+        *flag = atomicAdd(counter, 1) == nParts - 1;
+        if (*flag) *counter = 0;  // ready for the next launch
+    }
+    __syncthreads();
+    if (!*flag) return false;
+    __threadfence();
+    if (static_cast<int>(threadIdx.x) < nRows) {
+        const int64_t row = partitionRow(p, tile, kvh, threadIdx.x);
+        float M = -INFINITY;
+        for (int i = 0; i < nParts; ++i) M = fmaxf(M, __ldcg(p.partML + (row + i) * 2));
+        float L = 0.f;
+        for (int i = 0; i < nParts; ++i) {
+            const float m = __ldcg(p.partML + (row + i) * 2);
+            const float w = m == -INFINITY ? 0.f : expf(m - M);
+            weights[threadIdx.x * kAttnMaxPartitions + i] = w;
+            L += w * __ldcg(p.partML + (row + i) * 2 + 1);
+        }
+        sums[threadIdx.x] = L;
+    }
+    __syncthreads();
+    const int64_t qStride = static_cast<int64_t>(p.Hq) * D;
+    for (int e = threadIdx.x; e < nRows * D; e += kThreads) {
+        const int r = e / D, d = e - r * D;
+        const int64_t row = partitionRow(p, tile, kvh, r);
+        float o = 0.f;
+#pragma unroll 8
+        for (int i = 0; i < nParts; ++i) o += weights[r * kAttnMaxPartitions + i] * __ldcg(p.partO + (row + i) * D + d);
+        const float L = sums[r];
+        const int tok = tile.tokenBegin + r / p.G, head = kvh * p.G + r % p.G;
+        p.out[tok * qStride + static_cast<int64_t>(head) * D + d] = L > 0.f ? o / L : 0.f;
+    }
+    return true;
+}
+
+}  // namespace hearth::cuda
