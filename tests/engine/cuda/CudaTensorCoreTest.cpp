@@ -8,6 +8,7 @@
 //    head sizes 64 and 128 (a twin of tiny-llama-f16 with two 128-wide heads).
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <random>
 
 #include "CudaTestSupport.h"
@@ -56,6 +57,12 @@ std::string writeWideHeadTwin() {
     return path;
 }
 
+// The coder model to quantize from: the F16 file, or the Q8_0 one the GPU pack carries instead.
+std::string coderSource() {
+    const std::string f16 = modelPath("coder-f16.gguf");
+    return std::filesystem::exists(f16) ? f16 : modelPath("coder-q8_0.gguf");
+}
+
 }  // namespace
 
 TEST(CudaTensorCores, QuantizedMatrixProductMatchesCpuAndCublas) {
@@ -63,7 +70,7 @@ TEST(CudaTensorCores, QuantizedMatrixProductMatchesCpuAndCublas) {
     for (const char* mix : {"Q4_K_M", "Q8_0", "Q5_K_M"}) {
         const std::string path = ::testing::TempDir() + "/hearth-coder-" + mix + ".gguf";
         QuantizeParams qp;
-        qp.inputPath = modelPath("coder-f16.gguf");
+        qp.inputPath = coderSource();
         qp.outputPath = path;
         qp.mix = mix;
         auto q = quantizeModel(qp);
@@ -110,7 +117,9 @@ TEST(CudaTensorCores, FlashAttentionMatchesCpuOnLongPrompts) {
     SKIP_WITHOUT_GPU();
     const std::string wide = writeWideHeadTwin();
     setenv("HEARTH_CUDA_MMA_ATTENTION", "1", 1);
-    for (const std::string& path : {modelPath("tiny-llama-f16.gguf"), modelPath("coder-f16.gguf"), wide}) {
+    std::vector<std::string> models = {modelPath("tiny-llama-f16.gguf"), wide};
+    if (std::filesystem::exists(modelPath("coder-f16.gguf"))) models.push_back(modelPath("coder-f16.gguf"));
+    for (const std::string& path : models) {
         auto gpu = gpuBackend(path);
         auto cpu = cpuBackend(path);
         ASSERT_TRUE(gpu.ok() && cpu.ok()) << path;
