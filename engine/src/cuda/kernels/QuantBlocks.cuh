@@ -153,6 +153,17 @@ template <> struct QType<12> : QBase<QType<12>> {  // Q4_K: unit j = sub-block j
     __device__ static uint32_t word(const uint8_t* b, int j, int w) {
         return (ld32(b + 16 + 32 * (j >> 1) + 4 * w) >> (4 * (j & 1))) & 0x0F0F0F0Fu;
     }
+    // All eight words with two 16-byte loads: every consumer's blocks start 16-byte aligned (144-byte
+    // blocks in 16-byte aligned rows and buffers).
+    __device__ static void unit(const uint8_t* b, int j, Unit& o) {
+        scales(b, j, o);
+        const uint4* q = reinterpret_cast<const uint4*>(b + 16 + 32 * (j >> 1));
+        const uint4 v0 = q[0], v1 = q[1];
+        const int sh = 4 * (j & 1);
+        const uint32_t w[8] = {v0.x, v0.y, v0.z, v0.w, v1.x, v1.y, v1.z, v1.w};
+#pragma unroll
+        for (int i = 0; i < 8; ++i) o.q[i] = static_cast<int>((w[i] >> sh) & 0x0F0F0F0Fu);
+    }
 };
 
 template <> struct QType<13> : QBase<QType<13>> {  // Q5_K
@@ -167,6 +178,19 @@ template <> struct QType<13> : QBase<QType<13>> {  // Q5_K
         const uint32_t lo = (ld32(b + 48 + 32 * c + 4 * w) >> (4 * h)) & 0x0F0F0F0Fu;
         const uint32_t hb = (ld32(b + 16 + 4 * w) >> (2 * c + h)) & 0x01010101u;
         return lo | (hb << 4);
+    }
+    // 16-byte loads, as Q4_K (176-byte blocks keep the 16-byte alignment).
+    __device__ static void unit(const uint8_t* b, int j, Unit& o) {
+        scales(b, j, o);
+        const int c = j >> 1, h = j & 1;
+        const uint4* q = reinterpret_cast<const uint4*>(b + 48 + 32 * c);
+        const uint4* hq = reinterpret_cast<const uint4*>(b + 16);
+        const uint4 v0 = q[0], v1 = q[1], h0 = hq[0], h1 = hq[1];
+        const uint32_t lo[8] = {v0.x, v0.y, v0.z, v0.w, v1.x, v1.y, v1.z, v1.w};
+        const uint32_t hi[8] = {h0.x, h0.y, h0.z, h0.w, h1.x, h1.y, h1.z, h1.w};
+#pragma unroll
+        for (int i = 0; i < 8; ++i)
+            o.q[i] = static_cast<int>(((lo[i] >> (4 * h)) & 0x0F0F0F0Fu) | (((hi[i] >> (2 * c + h)) & 0x01010101u) << 4));
     }
 };
 
