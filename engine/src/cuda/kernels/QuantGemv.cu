@@ -81,8 +81,15 @@ __global__ void __launch_bounds__(128) quantGemvKernel(const GemvParams p) {
         __syncwarp();
         const int e0 = pc * kPiece;
         const int units = min(kPiece, p.cols - e0) / 32;
-        for (int u = lane; u < units; u += 32) {
-            const int blk = (u * 32) / Q::kElems, uin = ((u * 32) % Q::kElems) / 32;
+        // A lane takes two consecutive units: for the k-quants the low and high nibbles of one
+        // 32-byte chunk, whose bytes and block header it then reads once.
+        for (int u0 = 2 * lane; u0 < units; u0 += 64)
+#pragma unroll
+        for (int k = 0; k < 2; ++k) {
+            const int u = u0 + k;
+            if (u >= units) break;
+            const int blk = Q::kElems == 32 ? u : (u0 * 32) / Q::kElems;
+            const int uin = Q::kElems == 32 ? 0 : ((((u0 * 32) % Q::kElems) / 32) & ~1) | k;
             const int64_t unit = e0 / 32 + u;
             Unit un[2];
 #pragma unroll
