@@ -1,7 +1,7 @@
 // hearth-gpu-bench: speed of the CUDA backend on random-weight models with real shapes.
 //
 //   hearth-gpu-bench --shape llama8b --mix q4_k_m [--dir /dev/shm] [--tests decode,pp512,agg,kv,restore]
-//                    [--batch-invariant 1] [--keep 1 | --model FILE]
+//                    [--batch-invariant 1] [--keep 1 | --model FILE] [--seqs 8,32,64]
 //
 // Generates the model (RandomModel.h), loads it through the backend factory on device 0, and
 // reports: batch-1 decode tok/s (device sampling, CUDA graphs) with the fraction of the memory
@@ -30,6 +30,7 @@ namespace {
 
 struct Args {
     std::string shape = "llama8b", mix = "q4_k_m", dir = "/dev/shm", json, tests = "decode,pp512,agg,kv,restore", model;
+    std::vector<int> seqs = {8, 32, 64};  // sequence counts of the aggregate test
     double bandwidth = 4.3e12;
     bool keep = false, batchInvariant = false;
 };
@@ -147,7 +148,7 @@ public:
     }
 
     void runAggregate() {
-        for (int n : {8, 32, 64}) {
+        for (int n : a_.seqs) {
             setBlocksPer(10);  // 128-token prompts + 32 decode steps fit in 10 blocks
             if (!prefill(n, 128, 0)) return;
             const double t = decode(n, 128, 24);
@@ -223,6 +224,14 @@ int main(int argc, char** argv) {
         else if (k == "--bandwidth") a.bandwidth = std::atof(v.c_str()) * 1e12;
         else if (k == "--batch-invariant") a.batchInvariant = v == "1";
         else if (k == "--keep") a.keep = v == "1";
+        else if (k == "--seqs") {
+            a.seqs.clear();
+            for (size_t p = 0; p < v.size();) {
+                const size_t c = v.find(',', p);
+                a.seqs.push_back(std::atoi(v.substr(p, c - p).c_str()));
+                p = c == std::string::npos ? v.size() : c + 1;
+            }
+        }
         else {
             std::fprintf(stderr, "unknown option %s\n", k.c_str());
             return 2;

@@ -51,15 +51,8 @@ for spec in ${HEARTH_BENCH:-}; do
   t bench ${HEARTH_BENCH_LIMIT:-200} env ${envs//,/ } bin/hearth-gpu-bench --shape "$shape" --mix "$mix" "${src[@]}" \
     --tests "$tests" --dir "$dir" --batch-invariant "$inv" --json "$OUT/bench.jsonl"
 done
-rm -f "$dir"/hearth-bench-*.gguf
-if [ -n "${HEARTH_NCU:-}" ]; then
-  # Per-kernel durations and DRAM traffic of one steady-state decode step.
-  IFS=: read -r shape mix <<< "$HEARTH_NCU"
-  ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
-  t ncu 240 "$ncu" --clock-control none --csv --print-units base --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
-    --launch-skip "${HEARTH_NCU_SKIP:-1500}" --launch-count "${HEARTH_NCU_COUNT:-400}" \
-    bin/hearth-gpu-bench --shape "$shape" --mix "$mix" --tests decode --dir "$dir"
-  python3 - "$OUT/ncu.log" > "$OUT/ncu-summary.txt" 2>&1 <<'PY'
+ncu_summary() {
+  python3 - "$1" <<'PY'
 import csv, sys, collections, re
 rows = [l for l in open(sys.argv[1]) if l.startswith('"')]
 agg = collections.defaultdict(lambda: [0, 0.0, 0.0])
@@ -76,7 +69,23 @@ for n, a in sorted(agg.items(), key=lambda x: -x[1][1]):
     print("%-70s %5d %10.1f %5.1f%% %8.0f" % (n, a[0], a[1] / 1e3, 100 * a[1] / max(total, 1), a[2] / max(a[1], 1)))
 print("total kernel time %.1f us" % (total / 1e3))
 PY
-fi
+}
+# HEARTH_NCU="shape:mix:tests:seqs:skip:count ...": per-kernel durations and DRAM traffic of the
+# launches after the first `skip` (a steady-state step), each run summarized in ncu-N.txt.
+i=0
+for spec in ${HEARTH_NCU:-}; do
+  IFS=: read -r shape mix tests seqs skip count <<< "$spec"
+  ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+  model="$dir/hearth-bench-$shape-$mix.gguf"
+  src=(--keep 1); [ -f "$model" ] && src=(--model "$model")
+  t "ncu-$i" 240 "$ncu" --clock-control none --csv --print-units base \
+    --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum --launch-skip "${skip:-1500}" \
+    --launch-count "${count:-400}" bin/hearth-gpu-bench --shape "$shape" --mix "$mix" "${src[@]}" --tests "${tests:-decode}" \
+    --seqs "${seqs:-64}" --dir "$dir"
+  { echo "== $spec"; ncu_summary "$OUT/ncu-$i.log"; } > "$OUT/ncu-$i.txt" 2>&1
+  i=$((i + 1))
+done
+rm -f "$dir"/hearth-bench-*.gguf
 if [ "${HEARTH_SANITIZE:-1}" = 1 ]; then
   t memcheck ${HEARTH_MEMCHECK_LIMIT:-120} compute-sanitizer --tool memcheck --error-exitcode 3 bin/test_cuda --gtest_filter="${HEARTH_SANITIZE_FILTER:-*}"
   t racecheck ${HEARTH_RACECHECK_LIMIT:-60} compute-sanitizer --tool racecheck --error-exitcode 3 bin/test_cuda \
@@ -84,5 +93,5 @@ if [ "${HEARTH_SANITIZE:-1}" = 1 ]; then
 fi
 tail -n 60 "$OUT"/tests.log | grep -E "OK|FAILED|PASSED|SKIPPED|==" | tail -30
 grep -hE "tok/s|ms |ERROR SUMMARY|== " "$OUT"/*.log 2>/dev/null | tail -60
-[ -f "$OUT/ncu-summary.txt" ] && head -30 "$OUT/ncu-summary.txt"
+for f in "$OUT"/ncu-*.txt; do [ -f "$f" ] && head -24 "$f"; done
 [ -f "$OUT/spec.log" ] && grep -E "^task|^\\| (off|ngram|index) \\| (1|8|32) \\|" "$OUT/spec.log"

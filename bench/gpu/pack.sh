@@ -10,7 +10,11 @@ shared=${HEARTH_SHARED:-$root/../shared}
 stage=$(mktemp -d)
 mkdir -p "$stage/bin" "$stage/lib" "$stage/shared/models" "$stage/shared/testdata"
 # PACK_BINS: the test and bench binaries to carry (default all three; fewer when models need the room).
-for b in ${PACK_BINS:-test_cuda test_pipeline hearth-gpu-bench}; do strip -o "$stage/bin/$b" "$build/bin/$b"; done
+for b in ${PACK_BINS:-test_cuda test_pipeline hearth-gpu-bench}; do
+  strip -o "$stage/bin/$b" "$build/bin/$b"
+  # Debian's ICU 72, which Ubuntu 24.04 does not have, travels with any binary that links it.
+  ldd "$build/bin/$b" | awk '/libicu/ {print $3}' | xargs -r -I{} cp -L {} "$stage/lib/"
+done
 # hearth-cli for the speculative-decoding bench (a build with -DHEARTH_UI=OFF: the GPU machine has no Qt).
 # It links Debian's ICU 72, which Ubuntu 24.04 does not have: those libraries travel along in lib/.
 # NO_CLI=1 leaves it out (the test pack: the ICU libraries and the F16 coder model do not both fit).

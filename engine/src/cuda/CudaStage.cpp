@@ -225,10 +225,17 @@ int CudaStage::partitionsFor(const StepShape& sh, bool graph) const {
     const uint64_t perPartition = static_cast<uint64_t>(sh.tokens) * cfg_.nHead * (cfg_.headDim + 2) * 4;
     int cap = static_cast<int>(std::min<uint64_t>(kMaxPartitions, kPartialBytes / std::max<uint64_t>(1, perPartition)));
     cap = std::max(1, cap);
-    if (graph) return cap;
+    const int need = (sh.maxKeyBlocks + partitionBlocks_ - 1) / partitionBlocks_;
+    if (graph) {
+        // Graphs: the next power of two of what the step needs (a graph per count), so short
+        // contexts do not launch CTAs that only exit. Every tile still gets partitions of
+        // partitionBlocks_ blocks while its context fits, as with any other count.
+        int p2 = 1;
+        while (p2 < need) p2 *= 2;
+        return std::min(cap, p2);
+    }
     // Prefill-sized steps have enough tiles to fill the device; partitions would only add traffic.
     if (sh.tokens > kGemvMaxT && static_cast<int64_t>(sh.tiles) * cfg_.nHeadKv >= 2 * multiProcessors_) return 1;
-    const int need = (sh.maxKeyBlocks + partitionBlocks_ - 1) / partitionBlocks_;
     return std::max(1, std::min(cap, need));
 }
 
@@ -264,7 +271,8 @@ Status CudaStage::run(const ForwardBatch& b, const Io& io) {
     }
     partitions_ = partitionsFor(sh, graph);
     if (graph) {
-        HEARTH_TRY(graphs_.launch(bucket * 2 + (sample ? 1 : 0), stream_, [&] { return enqueueStep(sh, sample); }));
+        const int key = (bucket * (kMaxPartitions + 1) + partitions_) * 2 + (sample ? 1 : 0);
+        HEARTH_TRY(graphs_.launch(key, stream_, [&] { return enqueueStep(sh, sample); }));
     } else {
         HEARTH_TRY(enqueueStep(sh, sample));
     }

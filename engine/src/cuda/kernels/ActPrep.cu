@@ -117,8 +117,8 @@ __device__ __forceinline__ void emitChunk(const ActPrepParams& p, int e0, const 
 template <int kThreads, int kChunks>
 __global__ void __launch_bounds__(kThreads) actPrepKernel(const ActPrepParams p) {
     __shared__ double red[kThreads / 32];
-    pdlTrigger();
     pdlWait();
+    pdlTrigger();
     const int r = blockIdx.x;
     const int64_t srcRow = p.rowIndex ? p.rowIndex[r] : r;
     const float* x = p.x + srcRow * p.ldx;
@@ -176,8 +176,8 @@ __global__ void __launch_bounds__(kThreads) actPrepKernel(const ActPrepParams p)
 }
 
 __global__ void copyRowsKernel(float* dst, const float* src, const int32_t* rowIndex, int cols) {
-    pdlTrigger();
     pdlWait();
+    pdlTrigger();
     const int r = blockIdx.x;
     const float* s = src + static_cast<int64_t>(rowIndex[r]) * cols;
     float* d = dst + static_cast<int64_t>(r) * cols;

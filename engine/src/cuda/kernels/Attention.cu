@@ -79,8 +79,8 @@ __device__ __forceinline__ void loadTile(const uint8_t* rows, const float* scale
 template <int Kind>
 __global__ void __launch_bounds__(kThreads) attentionKernel(const AttnParams p) {
     extern __shared__ float sm[];
-    pdlTrigger();
     pdlWait();
+    pdlTrigger();
     const int D = p.D, G = p.G;
     float* Qs = sm;                                  // [32][D]
     float* Ks = Qs + kAttnMaxRows * D;               // [16][D + 4] (16-byte rows, no bank conflicts)

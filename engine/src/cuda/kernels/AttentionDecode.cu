@@ -73,8 +73,8 @@ __global__ void __launch_bounds__(kThreads) attentionDecodeKernel(const AttnPara
     __shared__ float wM[kWarps][kGroup], wL[kWarps][kGroup];
     __shared__ float mergeW[kAttnMaxRows * kAttnMaxPartitions], mergeL[kAttnMaxRows];
     __shared__ int mergeFlag;
-    pdlTrigger();
     pdlWait();
+    pdlTrigger();
 
     const AttnTile tile = p.tiles[blockIdx.x];
     const AttnSeq sq = p.seqs[tile.seq];

@@ -44,8 +44,8 @@ __global__ void __launch_bounds__(64) attentionMmaKernel(const AttnParams p) {
     __shared__ __align__(16) __half Qs[kAttnMaxRows][kLd];
     __shared__ __align__(16) __half Ks[2][kKeys][kLd];
     __shared__ __align__(16) __half Vs[2][kKeys][kLd];
-    pdlTrigger();
     pdlWait();
+    pdlTrigger();
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, g = lane >> 2, tq = lane & 3;
     const AttnTile tile = p.tiles[blockIdx.x];
     const AttnSeq sq = p.seqs[tile.seq];

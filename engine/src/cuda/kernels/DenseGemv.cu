@@ -67,8 +67,8 @@ __global__ void __launch_bounds__(128) denseGemvKernel(const GemvParams p) {
         for (int j = 0; j < kBatch; ++j)
             if (r.ok[s] && lane + 32 * j < nv)
                 asm volatile("prefetch.global.L2 [%0];\n" ::"l"(reinterpret_cast<const int4*>(r.w[s] + r.row[s] * p.rowBytes) + lane + 32 * j));
-    pdlTrigger();
     pdlWait();
+    pdlTrigger();
     for (int base = lane; base < nv; base += 32 * kBatch) {
         int4 wv[2][kBatch];
 #pragma unroll

@@ -18,8 +18,8 @@ template <int TT, typename Out>
 __global__ void dequantKernel(const uint8_t* w, int64_t rowBytes, int cols, const int32_t* rowIndex, int64_t rowBegin,
                               int nRows, Out* out) {
     using Q = QType<TT>;
-    pdlTrigger();
     pdlWait();
+    pdlTrigger();
     const int unitsPerRow = cols / 32;
     const int64_t idx = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     if (idx >= static_cast<int64_t>(nRows) * unitsPerRow) return;
@@ -51,8 +51,8 @@ __global__ void dequantKernel(const uint8_t* w, int64_t rowBytes, int cols, cons
 template <int TT>
 __global__ void denseRowsKernel(const uint8_t* w, int64_t rowBytes, int cols, const int32_t* rowIndex, int64_t rowBegin,
                                 float* out) {
-    pdlTrigger();
     pdlWait();
+    pdlTrigger();
     const int r = blockIdx.x;
     const int64_t src = rowIndex ? rowIndex[r] : rowBegin + r;
     const uint8_t* row = w + src * rowBytes;

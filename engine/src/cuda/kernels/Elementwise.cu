@@ -7,8 +7,8 @@ namespace hearth::cuda {
 namespace {
 
 __global__ void siluMulKernel(float* g, const float* u, int64_t n) {
-    pdlTrigger();
     pdlWait();
+    pdlTrigger();
     const int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i < n) g[i] = siluMul(g[i], u[i]);
 }

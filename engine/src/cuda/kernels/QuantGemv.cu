@@ -74,8 +74,8 @@ __global__ void __launch_bounds__(128) quantGemvKernel(const GemvParams p) {
     issue(0);
     if (nPieces > 1) issue(1);
     else cpCommit();  // an empty group keeps "all but one" meaning "piece pc is here"
-    pdlTrigger();
     pdlWait();
+    pdlTrigger();
     for (int pc = 0; pc < nPieces; ++pc) {
         cpWaitPending(1);
         __syncwarp();

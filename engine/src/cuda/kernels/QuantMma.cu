@@ -131,8 +131,8 @@ __global__ void __launch_bounds__(kThreads) quantMmaKernel(const MmaParams p) {
     // The first step's weights before the previous kernel has finished (they are read-only), what
     // depends on that kernel after pdlWait().
     if (nk > 0) issueW(ks0, 0);
-    pdlTrigger();
     pdlWait();
+    pdlTrigger();
     for (int st = 0; st < p.stages; ++st) {  // token rows of the last tile past T: zeros
         int4* pad = reinterpret_cast<int4*>(smem + st * stageBytes + kBM * S::kRawLd + p.T * kXRowBytes);
         for (int i = tid; i < (nTiles * 8 - p.T) * kXRowBytes / 16; i += kThreads) pad[i] = make_int4(0, 0, 0, 0);
@@ -235,8 +235,8 @@ __global__ void __launch_bounds__(kThreads) quantMmaKernel(const MmaParams p) {
 }
 
 __global__ void splitReduceKernel(const MmaParams p, int splits) {
-    pdlTrigger();
     pdlWait();
+    pdlTrigger();
     const int outRows = p.mode == 2 ? p.totalRows / 2 : p.totalRows;
     const int64_t idx = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     if (idx >= static_cast<int64_t>(p.T) * outRows) return;

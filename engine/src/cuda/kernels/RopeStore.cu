@@ -11,8 +11,8 @@ constexpr int kWarps = 4;
 
 __global__ void __launch_bounds__(128) ropeStoreKernel(const RopeStoreParams p) {
     __shared__ float buf[kWarps][kAttnMaxHeadDim];
-    pdlTrigger();
     pdlWait();
+    pdlTrigger();
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const int hh = blockIdx.y * kWarps + warp;
     const int t = blockIdx.x;

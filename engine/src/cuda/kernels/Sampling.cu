@@ -81,8 +81,8 @@ __device__ double blockSumD(Shared& sh, double v) {
 
 __global__ void __launch_bounds__(kThreads) sampleKernel(const SampleParams p) {
     __shared__ Shared sh;
-    pdlTrigger();
     pdlWait();
+    pdlTrigger();
     const int row = blockIdx.x, V = p.vocab, tid = threadIdx.x;
     const float* l = p.logits + static_cast<int64_t>(row) * V;
     const SampleRow sr = p.rows[row];
