@@ -79,7 +79,6 @@ Status CudaStage::init(const HearthCudaStageArgs& a) {
     caps_.sharedOptin = static_cast<int>(prop.sharedMemPerBlockOptin);
     caps_.sharedPerSm = static_cast<int>(prop.sharedMemPerMultiprocessor);
     caps_.tensorCores = std::getenv("HEARTH_CUDA_NO_MMA") == nullptr && prepareQuantMma(caps_.sharedOptin) == cudaSuccess;
-    caps_.fusedInput = std::getenv("HEARTH_CUDA_NO_FUSED_INPUT") == nullptr && prepareGemv() == cudaSuccess;
     mmaAttention_ = !batchInvariant_ && std::getenv("HEARTH_CUDA_NO_MMA_ATTENTION") == nullptr;
     decodeAttention_ = !batchInvariant_ && std::getenv("HEARTH_CUDA_NO_DECODE_ATTENTION") == nullptr;
     // HEARTH_CUDA_MMA_ATTENTION=1 (tests): every step without a graph on the tensor-core kernel.

@@ -60,12 +60,7 @@ struct GemvParams {
     int nSeg = 1;
     int mode = 0;                    // 0: y = W x; 1: y += W x; 2: seg0.y = silu(W0 x) * (W1 x)
     int rowsPerWarp = 2;             // modes 0/1: 1 or 2 (mode 2 always pairs gate and up rows)
-    // T == 1 only: each CTA prepares its input row itself from `act` (RMSNorm + conversion, bit for
-    // bit what launchActPrep writes) into shared memory, instead of reading actQ / actDense.
-    int fuseAct = 0;
-    ActPrepParams act;
 };
-constexpr int kFusedActMaxBytes = 48 << 10;  // the largest input row a matrix-vector CTA prepares itself
 constexpr int kGemvMaxT = 8;          // largest token count the matrix-vector kernels take
 constexpr int kDenseGemvMaxT = 4;     // ... and the one LinearOps gives them for dense weights
 constexpr int kGemvWarpsPerCta = 4;   // output rows per CTA: 4 * rowsPerWarp (4 in mode 2)
@@ -179,8 +174,6 @@ bool pdlEnabled();  // for the current device
 cudaError_t launchActPrep(const ActPrepParams& p, cudaStream_t s);
 cudaError_t launchGemv(const GemvParams& p, int grid, cudaStream_t s);
 bool gemvSupports(int type);
-cudaError_t prepareGemv();  // once per device: shared memory for inputs prepared in the kernel
-int actRowBytesHost(int cols, int fmt);  // shared memory such an input row takes
 // Rows [rowBegin, rowBegin + nRows) of w (or rows rowIndex[0..nRows) when rowIndex is set) as
 // f32 (toHalf false) or f16, [nRows][cols].
 cudaError_t launchDequantRows(int type, const uint8_t* w, int64_t rowBytes, int cols, const int32_t* rowIndex,

@@ -29,7 +29,6 @@ uint64_t LinearOps::bytes() const {
 Status LinearOps::init(int maxRows, int maxCols, uint64_t dequantBytes, cudaStream_t stream, const DeviceCaps& caps) {
     stream_ = stream;
     caps_ = caps;
-    fusedInput_ = caps.fusedInput;
     if (caps_.tensorCores && !partial_.size()) HEARTH_TRY(partial_.allocate(16ull << 20, "split-K partial sums"));
     maxRows_ = maxRows;
     maxCols_ = maxCols;
@@ -86,11 +85,9 @@ const void* LinearOps::denseInput(int fmt) const {
     return fmt == kActF32 ? actF32_.data() : actHalf_.data();
 }
 
-bool LinearOps::fusable(const LinearInput& in, int fmt) const {
-    return fusedInput_ && in.rows == 1 && actRowBytesHost(in.cols, fmt) <= kFusedActMaxBytes;
-}
-
-ActPrepParams LinearOps::actParams(const LinearInput& in, int fmt) const {
+Status LinearOps::prepare(const LinearInput& in, int fmt) {
+    if (in.rows > maxRows_ || in.cols > maxCols_)
+        return makeError(ErrorCode::Internal, "LinearOps: input larger than its buffers");
     ActPrepParams a;
     a.x = in.x;
     a.ldx = in.ldx;
@@ -105,23 +102,12 @@ ActPrepParams LinearOps::actParams(const LinearInput& in, int fmt) const {
     a.outQ = actQ_.as<int8_t>();
     a.outScale = actScale_.as<float>();
     a.outSum = fmt == kActQ8_1 ? actSum_.as<float>() : nullptr;
-    return a;
+    return cudaStatus(launchActPrep(a, stream_), "activation preparation");
 }
 
-Status LinearOps::prepare(const LinearInput& in, int fmt) {
-    if (in.rows > maxRows_ || in.cols > maxCols_)
-        return makeError(ErrorCode::Internal, "LinearOps: input larger than its buffers");
-    return cudaStatus(launchActPrep(actParams(in, fmt), stream_), "activation preparation");
-}
-
-Status LinearOps::gemv(const LinearInput& in, std::span<const Projection> projs, int mode, float* pairOut, bool fused) {
+Status LinearOps::gemv(const LinearInput& in, std::span<const Projection> projs, int mode, float* pairOut) {
     GemvParams g;
     const DevTensor& w0 = *projs[0].w;
-    if (fused) {
-        if (in.cols > maxCols_) return makeError(ErrorCode::Internal, "LinearOps: input larger than its buffers");
-        g.fuseAct = 1;
-        g.act = actParams(in, gemvFormat(w0.type));
-    }
     g.type = w0.type;
     g.cols = static_cast<int>(w0.cols);
     g.T = in.rows;
@@ -255,9 +241,7 @@ Status LinearOps::project(const LinearInput& in, std::span<const Projection> pro
         if (done[i]) continue;
         const bool small = useGemv(in.rows, projs[i].w->type);
         const int fmt = small ? gemvFormat(projs[i].w->type) : gemmFormat(projs[i].w->type);
-        // One token: each matrix-vector CTA prepares the input itself (no preparation launch).
-        const bool fused = small && fusable(in, fmt);
-        if (!fused) HEARTH_TRY(prepare(in, fmt));
+        HEARTH_TRY(prepare(in, fmt));
         if (!small) {
             // Every projection of this input format, the first one included, on the prepared input.
             for (size_t j = i; j < projs.size(); ++j)
@@ -273,12 +257,12 @@ Status LinearOps::project(const LinearInput& in, std::span<const Projection> pro
             continue;
         }
         const auto group = groupOf(i, [](const DevTensor&) { return true; });
-        HEARTH_TRY(gemv(in, group, projs[i].accumulate ? 1 : 0, nullptr, fused));
+        HEARTH_TRY(gemv(in, group, projs[i].accumulate ? 1 : 0, nullptr));
         // Others of the same input format but another type reuse the prepared input.
         for (size_t j = i + 1; j < projs.size(); ++j)
             if (!done[j] && useGemv(in.rows, projs[j].w->type) && gemvFormat(projs[j].w->type) == fmt) {
                 const Projection one[1] = {projs[j]};
-                HEARTH_TRY(gemv(in, one, projs[j].accumulate ? 1 : 0, nullptr, fused));
+                HEARTH_TRY(gemv(in, one, projs[j].accumulate ? 1 : 0, nullptr));
                 done[j] = true;
             }
     }
@@ -288,10 +272,9 @@ Status LinearOps::project(const LinearInput& in, std::span<const Projection> pro
 Status LinearOps::gatedFfn(const LinearInput& in, const DevTensor& gate, const DevTensor& up, float* out, float* upScratch) {
     const int F = static_cast<int>(gate.rows);
     if (useGemv(in.rows, gate.type) && gate.type == up.type) {
-        const bool fused = fusable(in, gemvFormat(gate.type));
-        if (!fused) HEARTH_TRY(prepare(in, gemvFormat(gate.type)));
+        HEARTH_TRY(prepare(in, gemvFormat(gate.type)));
         const Projection pair[2] = {{&gate, out, F, false}, {&up, out, F, false}};
-        return gemv(in, pair, 2, out, fused);
+        return gemv(in, pair, 2, out);
     }
     if (gate.type == up.type && gate.cols == up.cols && gate.rows == up.rows && mmaEligible(in, gate)) {
         HEARTH_TRY(prepare(in, gemmFormat(gate.type)));

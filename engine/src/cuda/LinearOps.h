@@ -39,7 +39,6 @@ struct DeviceCaps {
     int sharedOptin = 48 << 10;      // shared memory a block may opt in to
     int sharedPerSm = 100 << 10;     // shared memory of a multiprocessor
     bool tensorCores = false;        // the fused tensor-core path is usable (prepareQuantMma)
-    bool fusedInput = false;         // matrix-vector kernels may prepare their input (prepareGemv)
 };
 
 struct LinearInput {
@@ -77,11 +76,8 @@ public:
 
 private:
     bool useGemv(int rows, int type) const;
-    bool fusable(const LinearInput& in, int fmt) const;
-    ActPrepParams actParams(const LinearInput& in, int fmt) const;
     Status prepare(const LinearInput& in, int fmt);
-    // fused: the kernel prepares its one input row itself (fusable()), no prepare() before it.
-    Status gemv(const LinearInput& in, std::span<const Projection> projs, int mode, float* pairOut, bool fused = false);
+    Status gemv(const LinearInput& in, std::span<const Projection> projs, int mode, float* pairOut);
     Status gemm(const LinearInput& in, const Projection& p);
     bool mmaEligible(const LinearInput& in, const DevTensor& w) const;
     // Projections of one type and width (mode 0/1), or the gate/up pair (mode 2, into pairOut).
@@ -90,7 +86,7 @@ private:
 
     int maxRows_ = 0, maxCols_ = 0;
     DeviceCaps caps_;
-    bool batchInvariant_ = false, fusedInput_ = false;
+    bool batchInvariant_ = false;
     cudaStream_t stream_ = nullptr;
     cublasHandle_t blas_ = nullptr;
     DeviceBuffer actQ_, actScale_, actSum_, actHalf_, actF32_, dequant_, workspace_, partial_;

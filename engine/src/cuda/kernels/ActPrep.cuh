@@ -1,7 +1,5 @@
 #pragma once
-// Activation preparation, shared by the preparation kernel (ActPrep.cu) and the matrix-vector
-// kernels that prepare their own single input row in shared memory (QuantGemv.cu, DenseGemv.cu):
-// optional RMSNorm (as the CPU computes it: squares summed in double, scale 1/sqrt(mean + eps),
+// Activation preparation (the arithmetic of ActPrep.cu's kernel): optional RMSNorm (as the CPU computes it: squares summed in double, scale 1/sqrt(mean + eps),
 // (x * scale) * w), then conversion to what the next matrix multiply consumes: f32 / f16 / bf16
 // values, or int8 blocks as the CPU quantizes activations for quantized weights (Q8_0 and Q8_1: 32
 // values with scale amax/127 stored as f16; Q8_K: 256 values with the signed scale max/-127 of the
@@ -9,8 +7,8 @@
 //
 // A warp handles 256-element chunks, 8 elements per lane. The sum of squares has one canonical
 // order whatever the CTA size: a chunk's 256 squares are summed per lane (8 in order), then over
-// the warp by an xor tree, and the chunk sums in chunk order. So every kernel that prepares a row
-// gets bit-identical values.
+// the warp by an xor tree, and the chunk sums in chunk order. So the wide CTAs of few-row launches
+// and the narrow ones of many-row launches prepare a row bit-identically.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -165,14 +163,6 @@ __device__ void prepareRow(const ActPrepParams& p, const float* x, int64_t outBa
         }
         emitChunk(p, e0, y, outBase, unitBase);
     }
-}
-
-// Bytes of shared memory a row of `cols` values takes in format fmt (the matrix-vector kernels'
-// own input): int8 values + scale and sum per 32, or the dense values.
-__host__ __device__ inline int actRowBytes(int cols, int fmt) {
-    if (fmt == kActF32) return cols * 4;
-    if (fmt == kActF16 || fmt == kActBF16) return cols * 2;
-    return (cols + 15) / 16 * 16 + 2 * (cols / 32) * 4;
 }
 
 }  // namespace hearth::cuda

@@ -47,7 +47,6 @@ template <int TT, int MaxT>
 __global__ void __launch_bounds__(128) denseGemvKernel(const GemvParams p) {
     using D = Dense<TT>;
     constexpr int kEl = TT == 0 ? 4 : 2;  // bytes per element
-    extern __shared__ __align__(16) uint8_t actSmem[];  // the input, when prepared here
     const int lane = threadIdx.x & 31;
     const GemvRows r = gemvRows(p);
     const int tBase = static_cast<int>(blockIdx.y) * MaxT;  // this CTA's slice of the tokens
@@ -70,8 +69,6 @@ __global__ void __launch_bounds__(128) denseGemvKernel(const GemvParams p) {
                 asm volatile("prefetch.global.L2 [%0];\n" ::"l"(reinterpret_cast<const int4*>(r.w[s] + r.row[s] * p.rowBytes) + lane + 32 * j));
     pdlWait();
     pdlTrigger();
-    const void* act = p.actDense;
-    if (MaxT == 1 && p.fuseAct) act = gemvPrepareInput(p, actSmem);
     for (int base = lane; base < nv; base += 32 * kBatch) {
         int4 wv[2][kBatch];
 #pragma unroll
@@ -93,7 +90,7 @@ __global__ void __launch_bounds__(128) denseGemvKernel(const GemvParams p) {
             for (int t = 0; t < MaxT; ++t) {
                 if (t >= T) break;
                 // A plain (coherent) load: written by the kernel before this one (Launch.cuh).
-                const int4 av = reinterpret_cast<const int4*>(static_cast<const uint8_t*>(act) +
+                const int4 av = reinterpret_cast<const int4*>(static_cast<const uint8_t*>(p.actDense) +
                                                              static_cast<int64_t>(tBase + t) * p.cols * kEl)[i];
                 float a[D::kPerVec];
                 D::unpack(av, a);
@@ -114,7 +111,7 @@ __global__ void __launch_bounds__(128) denseGemvKernel(const GemvParams p) {
 #pragma unroll
             for (int t = 0; t < MaxT; ++t) {
                 if (t >= T) break;
-                acc[s][t] = fmaf(w, D::one(act, static_cast<int64_t>(tBase + t) * p.cols + i), acc[s][t]);
+                acc[s][t] = fmaf(w, D::one(p.actDense, static_cast<int64_t>(tBase + t) * p.cols + i), acc[s][t]);
             }
         }
     }
@@ -123,19 +120,11 @@ __global__ void __launch_bounds__(128) denseGemvKernel(const GemvParams p) {
 
 template <int TT>
 cudaError_t launchDense(const GemvParams& p, int grid, cudaStream_t s) {
-    if (p.T == 1) return launchKernel(denseGemvKernel<TT, 1>, grid, 128, gemvInputBytes(p), s, p);
+    if (p.T == 1) return launchKernel(denseGemvKernel<TT, 1>, grid, 128, 0, s, p);
     return launchKernel(denseGemvKernel<TT, kGemvMaxT>, dim3(grid, gemvTokenSlices(p.T)), 128, 0, s, p);
 }
 
 }  // namespace
-
-cudaError_t prepareDenseGemv() {
-    for (auto* k : {denseGemvKernel<0, 1>, denseGemvKernel<1, 1>, denseGemvKernel<30, 1>})
-        if (const cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, kFusedActMaxBytes);
-            e != cudaSuccess)
-            return e;
-    return cudaSuccess;
-}
 
 cudaError_t launchDenseGemv(const GemvParams& p, int grid, cudaStream_t s) {
     switch (p.type) {

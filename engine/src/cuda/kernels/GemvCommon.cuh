@@ -10,7 +10,6 @@
 #include <cstdint>
 
 #include "cuda/KernelParams.h"
-#include "cuda/kernels/ActPrep.cuh"
 
 namespace hearth::cuda {
 
@@ -55,32 +54,6 @@ __device__ __forceinline__ float warpSum(float v) {
 
 // SiLU as the CPU computes it: g / (1 + exp(-g)) * u.
 __device__ __forceinline__ float siluMul(float g, float u) { return __fmul_rn(__fdiv_rn(g, __fadd_rn(1.0f, expf(-g))), u); }
-
-// Dynamic shared memory of a launch: the input row when the kernel prepares it (p.fuseAct), which
-// also holds the norm's scratch while the row is being prepared.
-__host__ __device__ inline size_t gemvInputBytes(const GemvParams& p) {
-    if (!p.fuseAct) return 0;
-    const int row = actRowBytes(p.act.cols, p.act.fmt), scratch = (kActMaxChunks + 1) * 8;
-    return static_cast<size_t>(row > scratch ? row : scratch);
-}
-
-// The input row of a fused launch, prepared by the whole CTA (128 threads) into smem as launchActPrep
-// would write it for that row: int8 values at smem, scales (and Q8_1 sums) after them; or the dense
-// values at smem.
-__device__ __forceinline__ const uint8_t* gemvPrepareInput(const GemvParams& p, uint8_t* smem) {
-    ActPrepParams a = p.act;
-    const int n = a.cols;
-    a.outQ = reinterpret_cast<int8_t*>(smem);
-    a.outScale = reinterpret_cast<float*>(smem + (n + 15) / 16 * 16);
-    a.outSum = a.fmt == kActQ8_1 ? a.outScale + n / 32 : nullptr;
-    a.outHalf = smem;
-    a.outF32 = reinterpret_cast<float*>(smem);
-    const int64_t src = a.rowIndex ? a.rowIndex[0] : 0;
-    // The norm's scratch lives where the outputs go: it is read before any output is written.
-    prepareRow<kGemvWarps * 32>(a, a.x + src * a.ldx, 0, 0, reinterpret_cast<double*>(smem));
-    __syncthreads();
-    return smem;
-}
 
 // Token slices of a launch (gridDim.y): 8 tokens each; a slice computes its rows exactly as a
 // launch of those tokens alone would.

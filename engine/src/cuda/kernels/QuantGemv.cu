@@ -10,7 +10,6 @@
 // than the warp is needed. Activation units are read straight from global memory (they are small
 // and every warp of the SM reads the same ones, so they stay in L1). On the H200 this was 1.9 TB/s
 // on Q4_K against 1.6 TB/s for a variant that staged activations per CTA behind CTA barriers.
-#include "cuda/kernels/ActPrep.cuh"
 #include "cuda/kernels/AsyncCopy.cuh"
 #include "cuda/kernels/GemvCommon.cuh"
 #include "cuda/kernels/Launch.cuh"
@@ -47,7 +46,6 @@ __global__ void __launch_bounds__(128) quantGemvKernel(const GemvParams p) {
     using Q = QType<TT>;
     constexpr int kPieceBytes = kPiece / Q::kElems * Q::kBytes;
     __shared__ __align__(16) uint8_t sw[kGemvWarps][2][2][kPieceBytes];  // [warp][buffer][slot]
-    extern __shared__ __align__(16) uint8_t actSmem[];                   // the input, when prepared here
 
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const GemvRows r = gemvRows(p);
@@ -78,13 +76,6 @@ __global__ void __launch_bounds__(128) quantGemvKernel(const GemvParams p) {
     else cpCommit();  // an empty group keeps "all but one" meaning "piece pc is here"
     pdlWait();
     pdlTrigger();
-    const int8_t* actQ = p.actQ;
-    const float *actScale = p.actScale, *actSum = p.actSum;
-    if (MaxT == 1 && p.fuseAct) {
-        actQ = reinterpret_cast<const int8_t*>(gemvPrepareInput(p, actSmem));
-        actScale = reinterpret_cast<const float*>(actSmem + (p.cols + 15) / 16 * 16);
-        actSum = actScale + p.cols / 32;
-    }
     for (int pc = 0; pc < nPieces; ++pc) {
         cpWaitPending(1);
         __syncwarp();
@@ -107,13 +98,13 @@ __global__ void __launch_bounds__(128) quantGemvKernel(const GemvParams p) {
 #pragma unroll
             for (int t = 0; t < MaxT; ++t) {
                 if (t >= T) break;
-                const int4* ap = reinterpret_cast<const int4*>(actQ + static_cast<int64_t>(tBase + t) * p.cols) + unit * 2;
+                const int4* ap = reinterpret_cast<const int4*>(p.actQ + static_cast<int64_t>(tBase + t) * p.cols) + unit * 2;
                 // Plain (coherent) loads: the inputs were written by the kernel before this one,
                 // which may still have been running when this one started (Launch.cuh).
                 const int4 a0 = ap[0], a1 = ap[1];
                 const int64_t si = static_cast<int64_t>(tBase + t) * unitsPerRow + unit;
-                const float da = actScale[si];
-                const float sa = Q::kKind == kLegacyMin ? actSum[si] : 0.f;
+                const float da = p.actScale[si];
+                const float sa = Q::kKind == kLegacyMin ? p.actSum[si] : 0.f;
 #pragma unroll
                 for (int s = 0; s < 2; ++s)
                     if (r.ok[s]) acc[s][t] += unitDot<Q::kKind>(un[s], a0, a1, da, sa);
@@ -128,29 +119,13 @@ __global__ void __launch_bounds__(128) quantGemvKernel(const GemvParams p) {
 
 template <int TT>
 cudaError_t launchType(const GemvParams& p, int grid, cudaStream_t s) {
-    if (p.T == 1) return launchKernel(quantGemvKernel<TT, 1>, grid, 128, gemvInputBytes(p), s, p);
+    if (p.T == 1) return launchKernel(quantGemvKernel<TT, 1>, grid, 128, 0, s, p);
     return launchKernel(quantGemvKernel<TT, kGemvMaxT>, dim3(grid, gemvTokenSlices(p.T)), 128, 0, s, p);
-}
-
-template <int TT>
-cudaError_t prepareType() {
-    return cudaFuncSetAttribute(quantGemvKernel<TT, 1>, cudaFuncAttributeMaxDynamicSharedMemorySize, kFusedActMaxBytes);
 }
 
 }  // namespace
 
 cudaError_t launchDenseGemv(const GemvParams& p, int grid, cudaStream_t s);
-cudaError_t prepareDenseGemv();
-
-cudaError_t prepareGemv() {
-    for (cudaError_t e : {prepareType<2>(), prepareType<3>(), prepareType<6>(), prepareType<7>(), prepareType<8>(),
-                          prepareType<10>(), prepareType<11>(), prepareType<12>(), prepareType<13>(), prepareType<14>(),
-                          prepareDenseGemv()})
-        if (e != cudaSuccess) return e;
-    return cudaSuccess;
-}
-
-int actRowBytesHost(int cols, int fmt) { return actRowBytes(cols, fmt); }
 
 bool gemvSupports(int type) {
     switch (type) {
