@@ -45,6 +45,8 @@ for spec in ${HEARTH_BENCH:-}; do
   IFS=: read -r shape mix tests mode envs <<< "$spec"  # mode "inv": --batch-invariant
   inv=0; [ "${mode:-}" = inv ] && inv=1
   model="$dir/hearth-bench-$shape-$mix.gguf"
+  # One kept model at a time (specs of a shape and mix come together): the rest would fill memory.
+  for old in "$dir"/hearth-bench-*.gguf; do [ -f "$old" ] && [ "$old" != "$model" ] && rm -f "$old"; done
   src=(--keep 1); [ -f "$model" ] && src=(--model "$model")
   echo "== $spec" >> "$OUT/bench.log"
   # shellcheck disable=SC2086
