@@ -1,6 +1,7 @@
 #include "cuda/LinearOps.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <vector>
 
 namespace hearth::cuda {
@@ -29,6 +30,7 @@ uint64_t LinearOps::bytes() const {
 Status LinearOps::init(int maxRows, int maxCols, uint64_t dequantBytes, cudaStream_t stream, const DeviceCaps& caps) {
     stream_ = stream;
     caps_ = caps;
+    if (const char* v = std::getenv("HEARTH_CUDA_GEMV_ROWS")) gemvRowsPerWarp_ = std::atoi(v) == 1 ? 1 : 2;
     if (caps_.tensorCores && !partial_.size()) HEARTH_TRY(partial_.allocate(16ull << 20, "split-K partial sums"));
     maxRows_ = maxRows;
     maxCols_ = maxCols;
@@ -120,8 +122,8 @@ Status LinearOps::gemv(const LinearInput& in, std::span<const Projection> projs,
     g.mode = mode;
     g.nSeg = static_cast<int>(projs.size());
     // Two rows per warp share each activation load; one row per warp (more warps for launches
-    // with few rows) measured slower on the H200 for an 8B model.
-    g.rowsPerWarp = 2;
+    // with few rows) measured slower on the H200 for an 8B model. HEARTH_CUDA_GEMV_ROWS=1 (measuring).
+    g.rowsPerWarp = gemvRowsPerWarp_;
     const int rowsPerCta = kGemvWarpsPerCta * g.rowsPerWarp;
     int cta = 0;
     for (size_t i = 0; i < projs.size(); ++i) {

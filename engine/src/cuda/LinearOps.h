@@ -87,6 +87,7 @@ private:
     int maxRows_ = 0, maxCols_ = 0;
     DeviceCaps caps_;
     bool batchInvariant_ = false;
+    int gemvRowsPerWarp_ = 2;
     cudaStream_t stream_ = nullptr;
     cublasHandle_t blas_ = nullptr;
     DeviceBuffer actQ_, actScale_, actSum_, actHalf_, actF32_, dequant_, workspace_, partial_;

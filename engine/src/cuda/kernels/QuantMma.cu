@@ -33,6 +33,8 @@ namespace {
 
 constexpr int kBM = 128, kBK = 256, kWarps = 8, kThreads = kWarps * 32;
 constexpr int kXRowBytes = kBK * 2;  // one token's f16 inputs of a K step
+constexpr int kUnits = kBK / 32;     // 32-element units of a K step
+constexpr int kStaticSmem = kBM * (kUnits + 1) * 8;  // the kernel's static shared memory (the factor table)
 
 template <int TT> struct MmaShape {
     static constexpr int kSpan = kBK / QType<TT>::kElems * QType<TT>::kBytes;  // bytes of a row's K step
@@ -55,32 +57,31 @@ __device__ __forceinline__ void bytesToHalf(uint32_t v, __half2 scale, __half2 a
     hi = asU32(__hfma2(b, scale, add));
 }
 
-// The unit's dequantization as value = q * scale + add for its lower (upper = 0) or upper half.
+// The unit's dequantization as value = q * scale + add for its lower (upper = 0) or upper half,
+// packed as the f16 pair (scale, add).
 template <int Kind>
-__device__ __forceinline__ void unitFactors(const Unit& u, int upper, __half2& scale, __half2& add) {
+__device__ __forceinline__ uint32_t unitFactors(const Unit& u, int upper) {
     const float s = static_cast<float>(upper ? u.s1 : u.s0), m = static_cast<float>(upper ? u.m1 : u.m0);
     float sc = u.d, ad = 0.f;
     if (Kind == kLegacyMin) ad = u.mw;
     if (Kind == kKNoMin || Kind == kKMin) sc = u.d * s;
     if (Kind == kKMin) ad = -(u.dmin * m);
-    scale = __float2half2_rn(sc);
-    add = __float2half2_rn(ad);
+    return asU32(__floats2half2_rn(sc, ad));
 }
 
 // A fragments of one unit for slot rows A (lane group g) and B (g + 8): frag[h] = {a0, a1, a2, a3}
-// of k16 half h.
+// of k16 half h. fac: the rows' packed (scale, add) of this lane's unit half (unitFactors).
 template <int TT>
-__device__ __forceinline__ void unitFragments(const uint8_t* blkA, const uint8_t* blkB, int j, int tq, bool okA, bool okB,
-                                              uint32_t (&frag)[2][4]) {
+__device__ __forceinline__ void unitFragments(const uint8_t* blkA, const uint8_t* blkB, int j, int tq, uint32_t facA,
+                                              uint32_t facB, bool okA, bool okB, uint32_t (&frag)[2][4]) {
     using Q = QType<TT>;
     const uint8_t* blk[2] = {blkA, blkB};
+    const uint32_t fac[2] = {facA, facB};
     const bool ok[2] = {okA, okB};
 #pragma unroll
     for (int r = 0; r < 2; ++r) {
-        Unit u;
-        Q::scales(blk[r], j, u);
-        __half2 sc, ad;
-        unitFactors<Q::kKind>(u, tq >> 1, sc, ad);
+        const __half2 f = asHalf2(fac[r]);
+        const __half2 sc = __low2half2(f), ad = __high2half2(f);
         bytesToHalf(Q::word(blk[r], j, 2 * tq), sc, ad, frag[0][r], frag[0][r + 2]);
         bytesToHalf(Q::word(blk[r], j, 2 * tq + 1), sc, ad, frag[1][r], frag[1][r + 2]);
         if (!ok[r]) frag[0][r] = frag[0][r + 2] = frag[1][r] = frag[1][r + 2] = 0u;
@@ -92,6 +93,7 @@ __global__ void __launch_bounds__(kThreads) quantMmaKernel(const MmaParams p) {
     using Q = QType<TT>;
     using S = MmaShape<TT>;
     extern __shared__ __align__(16) uint8_t smem[];
+    __shared__ uint2 fac[kBM][kUnits + 1];  // per row and unit: packed (scale, add) of its lower, upper half (rows padded: no bank conflicts)
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, g = lane >> 2, tq = lane & 3;
     int si = 0;
     while (si + 1 < p.nSeg && static_cast<int>(blockIdx.x) >= p.seg[si + 1].ctaBegin) ++si;
@@ -170,13 +172,24 @@ __global__ void __launch_bounds__(kThreads) quantMmaKernel(const MmaParams p) {
         const uint8_t* raw = smem + (i % p.stages) * stageBytes;
         const uint8_t* xs = raw + kBM * S::kRawLd;
         const uint64_t ko = static_cast<uint64_t>(ks) * S::kSpan;
+        // Every (row, unit)'s dequantization factors once, for the lanes that share them.
+        for (int task = tid; task < kBM * kUnits; task += kThreads) {
+            const int slot = task / kUnits, u = task - slot * kUnits;
+            const uint8_t* base = raw + slot * S::kRawLd + ((static_cast<uint64_t>(slotRow(slot)) * p.rowBytes + ko) & 15);
+            Unit un;
+            Q::scales(base + ((u * 32) / Q::kElems) * Q::kBytes, ((u * 32) % Q::kElems) / 32, un);
+            fac[slot][u] = make_uint2(unitFactors<Q::kKind>(un, 0), unitFactors<Q::kKind>(un, 1));
+        }
+        __syncthreads();
         const uint8_t* baseA = raw + slotA * S::kRawLd + ((static_cast<uint64_t>(rowA) * p.rowBytes + ko) & 15);
         const uint8_t* baseB = raw + slotB * S::kRawLd + ((static_cast<uint64_t>(rowB) * p.rowBytes + ko) & 15);
 #pragma unroll 2
-        for (int u = 0; u < kBK / 32; ++u) {
+        for (int u = 0; u < kUnits; ++u) {
             const int blk = (u * 32) / Q::kElems, j = ((u * 32) % Q::kElems) / 32;
+            const uint2 fa = fac[slotA][u], fb = fac[slotB][u];
             uint32_t frag[2][4];
-            unitFragments<TT>(baseA + blk * Q::kBytes, baseB + blk * Q::kBytes, j, tq, okA, okB, frag);
+            unitFragments<TT>(baseA + blk * Q::kBytes, baseB + blk * Q::kBytes, j, tq, tq < 2 ? fa.x : fa.y,
+                              tq < 2 ? fb.x : fb.y, okA, okB, frag);
 #pragma unroll
             for (int nt = 0; nt < 8; ++nt) {
                 if (nt >= nTiles) break;
@@ -289,7 +302,7 @@ cudaError_t launchType(const MmaParams& p, int ctas, int splits, cudaStream_t s)
 
 template <int TT>
 cudaError_t prepareType(int optin) {
-    return cudaFuncSetAttribute(quantMmaKernel<TT>, cudaFuncAttributeMaxDynamicSharedMemorySize, optin);
+    return cudaFuncSetAttribute(quantMmaKernel<TT>, cudaFuncAttributeMaxDynamicSharedMemorySize, optin - kStaticSmem);
 }
 
 }  // namespace
@@ -307,18 +320,19 @@ MmaPlan quantMmaPlan(int type, int T, int sharedOptin, int sharedPerSm) {
     MmaPlan pl;
     if (!rawLdOf(type) || T < 1) return pl;
     // The most tokens (a multiple of 8, up to kMmaMaxT) a launch takes with two steps in flight.
+    const size_t optin = static_cast<size_t>(std::max(0, sharedOptin - kStaticSmem));
     int maxT = std::min((std::min(T, kMmaMaxT) + 7) / 8 * 8, kMmaMaxT);
-    while (maxT >= 8 && smemBytes(type, maxT, 2) > static_cast<size_t>(sharedOptin)) maxT -= 8;
+    while (maxT >= 8 && smemBytes(type, maxT, 2) > optin) maxT -= 8;
     if (maxT < 8) return pl;
     pl.maxT = std::min(maxT, T);
     // Two CTAs per multiprocessor with two stages each where they fit, else one with three.
     const size_t two = smemBytes(type, pl.maxT, 2), three = smemBytes(type, pl.maxT, 3);
-    const size_t perCtaOverhead = 1024;  // the runtime's reservation per resident CTA
-    if (2 * (two + perCtaOverhead) <= static_cast<size_t>(sharedPerSm)) {
+    const size_t perCta = kStaticSmem + 1024;  // + the runtime's reservation per resident CTA
+    if (2 * (two + perCta) <= static_cast<size_t>(sharedPerSm)) {
         pl.stages = 2;
         pl.ctasPerSm = 2;
     } else {
-        pl.stages = three <= static_cast<size_t>(sharedOptin) ? 3 : 2;
+        pl.stages = three <= optin ? 3 : 2;
         pl.ctasPerSm = 1;
     }
     pl.smem = smemBytes(type, pl.maxT, pl.stages);
