@@ -37,6 +37,12 @@ public:
     virtual std::vector<DeviceMemoryStats> memoryStats() const = 0;
     virtual uint32_t vocabSize() const = 0;
 
+    // Optional: page-lock host memory that blocks are copied to and from (the RAM tier), so those
+    // copies run at the bus's speed. Best effort (nothing happens where it does not apply or
+    // fails); unregister before freeing the memory.
+    virtual void registerHostMemory(void* p, uint64_t bytes) {}
+    virtual void unregisterHostMemory(void* p) {}
+
     // Optional: sample on the device so only chosen tokens come back (GPU backends). One entry of
     // `rows` per batch.logitRows row. The engine uses this when canSampleOnDevice() and the rows
     // need nothing the device sampler lacks (penalties, constraints, logprobs); otherwise forward().

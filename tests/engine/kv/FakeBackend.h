@@ -38,6 +38,12 @@ public:
     explicit FakeBackend(uint32_t vocab = 64, uint64_t freeBytes = 1ull << 30) : vocab_(vocab), free_(freeBytes) {}
 
     std::string name() const override { return "Fake"; }
+
+    // Host memory registrations, process-wide (the backend dies with its engine): (pointer, bytes)
+    // for a registration, (pointer, 0) for an unregistration.
+    static inline std::vector<std::pair<void*, uint64_t>> hostLog;
+    void registerHostMemory(void* p, uint64_t bytes) override { hostLog.emplace_back(p, bytes); }
+    void unregisterHostMemory(void* p) override { hostLog.emplace_back(p, 0); }
     uint64_t kvBlockBytes(KvDType) const override { return kBlockSize * sizeof(Slot); }
     Status allocateKv(uint32_t numBlocks, KvDType) override {
         if (!slots_.empty()) return makeError(ErrorCode::Internal, "KV allocated twice");

@@ -110,7 +110,13 @@ TEST(Serving, CacheSaltsDoNotShare) {
 TEST(Serving, PrefixComesBackFromRamAfterForcedEviction) {
     EngineConfig cfg = smallSteps();
     cfg.ramCacheBytes = 64 * 256;  // 64 blocks of the fake's 256 bytes
-    CoreHarness h(cfg, /*kvBlocks=*/12);
+    FakeBackend::hostLog.clear();
+    auto harness = std::make_unique<CoreHarness>(cfg, /*kvBlocks=*/12);
+    CoreHarness& h = *harness;
+    // The RAM tier's memory is offered to the backend for page-locking, once, whole.
+    ASSERT_EQ(FakeBackend::hostLog.size(), 1u);
+    EXPECT_NE(FakeBackend::hostLog[0].first, nullptr);
+    EXPECT_EQ(FakeBackend::hostLog[0].second, 64u * 256u);
     const auto doc = makePrompt(100, 11);
     auto a = h.submit(greedy(doc, 4));
     h.runUntilIdle();
@@ -136,6 +142,10 @@ TEST(Serving, PrefixComesBackFromRamAfterForcedEviction) {
     EXPECT_EQ(b->tokens, h.backend->reference(prompt, 6));
     EXPECT_GT(after.ramBlocksUsed, 0u);
     EXPECT_EQ(after.ramBlocksTotal, 64u);
+    // ... and taken back before it is freed, while the backend still exists.
+    harness.reset();
+    ASSERT_EQ(FakeBackend::hostLog.size(), 2u);
+    EXPECT_EQ(FakeBackend::hostLog[1], std::make_pair(FakeBackend::hostLog[0].first, uint64_t{0}));
 }
 
 class DiskTier : public ::testing::Test {

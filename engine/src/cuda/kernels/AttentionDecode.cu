@@ -115,6 +115,13 @@ __global__ void __launch_bounds__(kThreads) attentionDecodeKernel(const AttnPara
             const float* kScales = reinterpret_cast<const float*>(blk + p.kScaleOff) + headRows;
             const float* vScales = reinterpret_cast<const float*>(blk + p.vScaleOff) + headRows;
             const int valid = min(16, keyEnd - b * 16);
+            // The block's V rows first: their loads are in flight while the scores are computed.
+            float vv[16][kDpl];
+#pragma unroll
+            for (int i = 0; i < 16; ++i) {
+                if (i < valid)
+                    loadKv<Kind, kDpl>(blk + p.vOff + (headRows + i) * p.rowBytes, lane * kDpl, Kind == kKvFP8 ? vScales[i] : 0.f, vv[i]);
+            }
             float s[kGroup] = {};
             if (ki < valid) {
                 const uint8_t* krow = blk + p.kOff + (headRows + ki) * p.rowBytes;
@@ -159,13 +166,7 @@ __global__ void __launch_bounds__(kThreads) attentionDecodeKernel(const AttnPara
 #pragma unroll
                 for (int t = 0; t < kDpl; ++t) acc[j][t] *= corr;
             }
-            // P·V over the block's valid keys, in key order (all 16 rows' loads in flight first).
-            float vv[16][kDpl];
-#pragma unroll
-            for (int i = 0; i < 16; ++i) {
-                if (i < valid)
-                    loadKv<Kind, kDpl>(blk + p.vOff + (headRows + i) * p.rowBytes, lane * kDpl, Kind == kKvFP8 ? vScales[i] : 0.f, vv[i]);
-            }
+            // P·V over the block's valid keys, in key order.
 #pragma unroll
             for (int i = 0; i < 16; ++i) {
                 if (i >= valid) break;
