@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -39,11 +40,18 @@ public:
 
     std::string name() const override { return "Fake"; }
 
-    // Host memory registrations, process-wide (the backend dies with its engine): (pointer, bytes)
-    // for a registration, (pointer, 0) for an unregistration.
+    // Host memory registrations, process-wide (the backend dies with its engine, maybe on another
+    // thread): (pointer, bytes) for a registration, (pointer, 0) for an unregistration.
+    static inline std::mutex hostLogMutex;
     static inline std::vector<std::pair<void*, uint64_t>> hostLog;
-    void registerHostMemory(void* p, uint64_t bytes) override { hostLog.emplace_back(p, bytes); }
-    void unregisterHostMemory(void* p) override { hostLog.emplace_back(p, 0); }
+    void registerHostMemory(void* p, uint64_t bytes) override {
+        std::lock_guard<std::mutex> lock(hostLogMutex);
+        hostLog.emplace_back(p, bytes);
+    }
+    void unregisterHostMemory(void* p) override {
+        std::lock_guard<std::mutex> lock(hostLogMutex);
+        hostLog.emplace_back(p, 0);
+    }
     uint64_t kvBlockBytes(KvDType) const override { return kBlockSize * sizeof(Slot); }
     Status allocateKv(uint32_t numBlocks, KvDType) override {
         if (!slots_.empty()) return makeError(ErrorCode::Internal, "KV allocated twice");
