@@ -48,6 +48,7 @@ Status CudaStage::init(const HearthCudaStageArgs& a) {
     batchInvariant_ = a.batchInvariant != 0;
     // The KV blocks an attention partition takes at most (while the context fits the partitions):
     // fewer means more CTAs on short contexts. HEARTH_CUDA_ATTN_BLOCKS overrides it (measuring).
+    partitionBlocks_ = kPartitionBlocks;
     if (const char* v = std::getenv("HEARTH_CUDA_ATTN_BLOCKS"); v && std::atoi(v) > 0) partitionBlocks_ = std::atoi(v);
     if (batchInvariant_) {
         // One partition size for every context up to maxContext: a row's attention blocks are then
@@ -221,7 +222,7 @@ Status CudaStage::allocateKv(uint32_t numBlocks, KvDType dtype) {
 }
 
 int CudaStage::partitionsFor(const StepShape& sh, bool graph) const {
-    if (forceMmaAttention_ && !graph && mmaAttention_ && attentionMmaSupports(static_cast<int>(cfg_.headDim), kv_.kind)) return 1;
+    if (forceMmaAttention_ && !graph && attentionMmaSupports(static_cast<int>(cfg_.headDim), kv_.kind)) return 1;
     if (batchInvariant_)  // enough fixed-size partitions for the step (graphs: for any context)
         return graph ? maxPartitions_ : std::max(1, (sh.maxKeyBlocks + fixedPartitionBlocks_ - 1) / fixedPartitionBlocks_);
     const uint64_t perPartition = static_cast<uint64_t>(sh.tokens) * cfg_.nHead * (cfg_.headDim + 2) * 4;

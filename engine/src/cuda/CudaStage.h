@@ -66,7 +66,7 @@ private:
          forceMmaAttention_ = false, decodeAttention_ = false;
     DeviceCaps caps_;
     int fixedPartitionBlocks_ = 0, maxPartitions_ = 1;  // batch-invariant attention partitions
-    int partitionBlocks_ = 4;                          // KV blocks per attention partition otherwise
+    int partitionBlocks_ = 0;                          // KV blocks per attention partition otherwise
     std::string name_, deviceName_;
     ModelConfig cfg_;
     std::vector<float> ropeFreqs_;

@@ -92,10 +92,9 @@ struct MmaParams {
 
 // How a launch of T tokens runs on a device with `sharedOptin` bytes of shared memory per block and
 // `sharedPerSm` per multiprocessor: stages in flight, tokens per launch (0: the path cannot run
-// this type there), CTAs resident per multiprocessor, dynamic shared memory per CTA.
+// this type there), CTAs resident per multiprocessor.
 struct MmaPlan {
     int stages = 0, maxT = 0, ctasPerSm = 1;
-    size_t smem = 0;
 };
 constexpr int kMmaMaxT = 64;
 

@@ -228,13 +228,18 @@ Status LinearOps::mma(const LinearInput& in, std::span<const Projection> projs, 
 Status LinearOps::project(const LinearInput& in, std::span<const Projection> projs) {
     if (projs.empty()) return Status::success();
     std::vector<bool> done(projs.size(), false);
-    // Matrices of the same type and width with the same epilogue: one launch.
+    // Matrices of the same type and width with the same epilogue: one launch (up to three).
+    struct Group {
+        Projection p[3];
+        size_t n = 0;
+        operator std::span<const Projection>() const { return {p, n}; }
+    };
     auto groupOf = [&](size_t i, auto&& eligible) {
-        std::vector<Projection> group;
-        for (size_t j = i; j < projs.size() && group.size() < 3; ++j)
+        Group group;
+        for (size_t j = i; j < projs.size() && group.n < 3; ++j)
             if (!done[j] && projs[j].w->type == projs[i].w->type && projs[j].w->cols == projs[i].w->cols &&
                 projs[j].accumulate == projs[i].accumulate && eligible(*projs[j].w)) {
-                group.push_back(projs[j]);
+                group.p[group.n++] = projs[j];
                 done[j] = true;
             }
         return group;

@@ -13,6 +13,8 @@
 // Numerics as the CPU: Q is rounded to f16 first, scores are dot * 1/sqrt(headDim).
 #include <cuda_fp16.h>
 
+#include <type_traits>
+
 #include "cuda/kernels/AttentionMerge.cuh"
 #include "cuda/kernels/KvAccess.cuh"
 #include "cuda/kernels/Launch.cuh"
@@ -27,29 +29,14 @@ template <int Kind, int N>
 __device__ __forceinline__ void loadKv(const uint8_t* row, int d, float scale, float (&out)[N]) {
     if constexpr (Kind == kKvF16) {
         static_assert(N == 2 || N == 4 || N == 8, "f16 loads of 4, 8 or 16 bytes");
-        const __half* h = reinterpret_cast<const __half*>(row) + d;
-        if constexpr (N == 8) {
-            const int4 raw = *reinterpret_cast<const int4*>(h);
-            const __half2* v = reinterpret_cast<const __half2*>(&raw);
+        using Vec = std::conditional_t<N == 8, int4, std::conditional_t<N == 4, int2, int>>;
+        const Vec raw = *reinterpret_cast<const Vec*>(reinterpret_cast<const __half*>(row) + d);
+        const __half2* v = reinterpret_cast<const __half2*>(&raw);
 #pragma unroll
-            for (int i = 0; i < 4; ++i) {
-                const float2 f = __half22float2(v[i]);
-                out[2 * i] = f.x;
-                out[2 * i + 1] = f.y;
-            }
-        } else if constexpr (N == 4) {
-            const int2 raw = *reinterpret_cast<const int2*>(h);
-            const __half2* v = reinterpret_cast<const __half2*>(&raw);
-#pragma unroll
-            for (int i = 0; i < 2; ++i) {
-                const float2 f = __half22float2(v[i]);
-                out[2 * i] = f.x;
-                out[2 * i + 1] = f.y;
-            }
-        } else {
-            const float2 f = __half22float2(*reinterpret_cast<const __half2*>(h));
-            out[0] = f.x;
-            out[1] = f.y;
+        for (int i = 0; i < N / 2; ++i) {
+            const float2 f = __half22float2(v[i]);
+            out[2 * i] = f.x;
+            out[2 * i + 1] = f.y;
         }
     } else if constexpr (Kind == kKvFP8) {
         uint8_t b[N];

@@ -200,7 +200,19 @@ __global__ void __launch_bounds__(kThreads) quantMmaKernel(const MmaParams p) {
         }
     }
 
-    // acc[nt]: (slotA, t), (slotA, t + 1), (slotB, t), (slotB, t + 1) with t = 8 nt + 2 tq.
+    // acc[nt]: (slotA, t), (slotA, t + 1), (slotB, t), (slotB, t + 1) with t = 8 nt + 2 tq; f is
+    // called with each of them that falls on a real row and token.
+    auto forEachSum = [&](auto&& f) {
+#pragma unroll
+        for (int nt = 0; nt < 8; ++nt) {
+            if (nt >= nTiles) break;
+#pragma unroll
+            for (int k = 0; k < 4; ++k) {
+                const int slot = k < 2 ? slotA : slotB, row = k < 2 ? rowA : rowB, t = nt * 8 + 2 * tq + (k & 1);
+                if (row < sg.rows && t < p.T) f(slot, row, t, acc[nt][k]);
+            }
+        }
+    };
     const bool split = gridDim.y > 1;
     if (pair && !split) {
         // The up rows' sums (warps 4..7) go through shared memory to the gate rows' warps.
@@ -208,43 +220,23 @@ __global__ void __launch_bounds__(kThreads) quantMmaKernel(const MmaParams p) {
         __syncthreads();
         float* up = reinterpret_cast<float*>(smem);  // [64 rows][nTiles * 8]
         const int ldu = nTiles * 8;
-        if (warp >= kWarps / 2) {
-#pragma unroll
-            for (int nt = 0; nt < 8; ++nt) {
-                if (nt >= nTiles) break;
-#pragma unroll
-                for (int k = 0; k < 4; ++k) up[((k < 2 ? slotA : slotB) - kHalf) * ldu + nt * 8 + 2 * tq + (k & 1)] = acc[nt][k];
-            }
-        }
+        if (warp >= kWarps / 2) forEachSum([&](int slot, int, int t, float v) { up[(slot - kHalf) * ldu + t] = v; });
         __syncthreads();
         if (warp >= kWarps / 2) return;
-#pragma unroll
-        for (int nt = 0; nt < 8; ++nt) {
-            if (nt >= nTiles) break;
-#pragma unroll
-            for (int k = 0; k < 4; ++k) {
-                const int slot = k < 2 ? slotA : slotB, row = k < 2 ? rowA : rowB, t = nt * 8 + 2 * tq + (k & 1);
-                if (row < sg.rows && t < p.T) sg.y[static_cast<int64_t>(t) * sg.ldy + row] = siluMul(acc[nt][k], up[slot * ldu + t]);
-            }
-        }
+        forEachSum([&](int slot, int row, int t, float v) {
+            sg.y[static_cast<int64_t>(t) * sg.ldy + row] = siluMul(v, up[slot * ldu + t]);
+        });
         return;
     }
-#pragma unroll
-    for (int nt = 0; nt < 8; ++nt) {
-        if (nt >= nTiles) break;
-#pragma unroll
-        for (int k = 0; k < 4; ++k) {
-            const int slot = k < 2 ? slotA : slotB, row = k < 2 ? rowA : rowB, t = nt * 8 + 2 * tq + (k & 1);
-            if (row >= sg.rows || t >= p.T) continue;
-            if (split) {
-                const int prow = (pair ? (slot < kHalf ? 0 : sg.rows) : sg.rowOffset) + row;
-                p.partial[(static_cast<int64_t>(blockIdx.y) * p.T + t) * p.totalRows + prow] = acc[nt][k];
-            } else {
-                float* y = sg.y + static_cast<int64_t>(t) * sg.ldy + row;
-                *y = p.mode == 1 ? *y + acc[nt][k] : acc[nt][k];
-            }
+    forEachSum([&](int slot, int row, int t, float v) {
+        if (split) {
+            const int prow = (pair ? (slot < kHalf ? 0 : sg.rows) : sg.rowOffset) + row;
+            p.partial[(static_cast<int64_t>(blockIdx.y) * p.T + t) * p.totalRows + prow] = v;
+        } else {
+            float* y = sg.y + static_cast<int64_t>(t) * sg.ldy + row;
+            *y = p.mode == 1 ? *y + v : v;
         }
-    }
+    });
 }
 
 __global__ void splitReduceKernel(const MmaParams p, int splits) {
@@ -335,7 +327,6 @@ MmaPlan quantMmaPlan(int type, int T, int sharedOptin, int sharedPerSm) {
         pl.stages = three <= optin ? 3 : 2;
         pl.ctasPerSm = 1;
     }
-    pl.smem = smemBytes(type, pl.maxT, pl.stages);
     return pl;
 }
 
