@@ -57,18 +57,23 @@ ncu_summary() {
   python3 - "$1" <<'PY'
 import csv, sys, collections, re
 rows = [l for l in open(sys.argv[1]) if l.startswith('"')]
-agg = collections.defaultdict(lambda: [0, 0.0, 0.0])
+agg = collections.defaultdict(lambda: collections.defaultdict(float))
 for r in csv.DictReader(rows):
-    name = re.sub(r"\(.*", "", r.get("Kernel Name", "?"))[:70]
-    v = float(r["Metric Value"].replace(",", "")) if r.get("Metric Value") else 0.0
+    name = re.sub(r"\(.*", "", r.get("Kernel Name", "?"))[:60]
+    try: v = float(r["Metric Value"].replace(",", ""))
+    except (KeyError, ValueError): v = 0.0
     m = r.get("Metric Name", "")
     a = agg[name]
-    if m == "gpu__time_duration.sum": a[0] += 1; a[1] += v
-    elif m.startswith("dram__bytes"): a[2] += v
-total = sum(a[1] for a in agg.values())
-print("kernel, launches, total us, share, GB/s")
-for n, a in sorted(agg.items(), key=lambda x: -x[1][1]):
-    print("%-70s %5d %10.1f %5.1f%% %8.0f" % (n, a[0], a[1] / 1e3, 100 * a[1] / max(total, 1), a[2] / max(a[1], 1)))
+    if m == "gpu__time_duration.sum": a["n"] += 1; a["t"] += v
+    elif m.startswith("dram__bytes"): a["b"] += v
+    else: a[m] += v
+total = sum(a["t"] for a in agg.values())
+print("kernel, launches, total us, share, GB/s, us/launch, regs, grid, occupancy %, warp-inst/launch")
+for n, a in sorted(agg.items(), key=lambda x: -x[1]["t"]):
+    k = max(a["n"], 1)
+    print("%-60s %5d %9.1f %5.1f%% %6.0f %7.2f %4.0f %6.0f %5.1f %9.0f" % (n, a["n"], a["t"] / 1e3, 100 * a["t"] / max(total, 1),
+          a["b"] / max(a["t"], 1), a["t"] / k / 1e3, a["launch__registers_per_thread"] / k, a["launch__grid_size"] / k,
+          a["sm__warps_active.avg.pct_of_peak_sustained_active"] / k, a["smsp__inst_executed.sum"] / k))
 print("total kernel time %.1f us" % (total / 1e3))
 PY
 }
@@ -81,7 +86,7 @@ for spec in ${HEARTH_NCU:-}; do
   model="$dir/hearth-bench-$shape-$mix.gguf"
   src=(--keep 1); [ -f "$model" ] && src=(--model "$model")
   t "ncu-$i" 240 "$ncu" --clock-control none --csv --print-units base \
-    --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum --launch-skip "${skip:-1500}" \
+    --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,launch__registers_per_thread,launch__grid_size,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum --launch-skip "${skip:-1500}" \
     --launch-count "${count:-400}" bin/hearth-gpu-bench --shape "$shape" --mix "$mix" "${src[@]}" --tests "${tests:-decode}" \
     --seqs "${seqs:-64}" --dir "$dir"
   { echo "== $spec"; ncu_summary "$OUT/ncu-$i.log"; } > "$OUT/ncu-$i.txt" 2>&1
@@ -95,5 +100,5 @@ if [ "${HEARTH_SANITIZE:-1}" = 1 ]; then
 fi
 tail -n 60 "$OUT"/tests.log | grep -E "OK|FAILED|PASSED|SKIPPED|==" | tail -30
 grep -hE "tok/s|ms |ERROR SUMMARY|== " "$OUT"/*.log 2>/dev/null | tail -60
-for f in "$OUT"/ncu-*.txt; do [ -f "$f" ] && head -24 "$f"; done
+for f in "$OUT"/ncu-*.txt; do [ -f "$f" ] && head -30 "$f"; done
 [ -f "$OUT/spec.log" ] && grep -E "^task|^\\| (off|ngram|index) \\| (1|8|32) \\|" "$OUT/spec.log"

@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "cpu/CpuOps.h"
+#include "cuda/MeasureSkips.h"
 #include "sampling/Sampler.h"
 
 namespace hearth::cuda {
@@ -84,6 +85,9 @@ Status CudaStage::init(const HearthCudaStageArgs& a) {
     caps_.tensorCores = std::getenv("HEARTH_CUDA_NO_MMA") == nullptr && prepareQuantMma(caps_.sharedOptin) == cudaSuccess;
     mmaAttention_ = !batchInvariant_ && std::getenv("HEARTH_CUDA_NO_MMA_ATTENTION") == nullptr;
     decodeAttention_ = !batchInvariant_ && std::getenv("HEARTH_CUDA_NO_DECODE_ATTENTION") == nullptr;
+    // Decode-like steps on the tensor-core kernel too (F16 KV); HEARTH_CUDA_NO_MMA_DECODE=1 keeps
+    // them on the CUDA-core decode kernel (measuring).
+    mmaDecode_ = mmaAttention_ && std::getenv("HEARTH_CUDA_NO_MMA_DECODE") == nullptr;
     // HEARTH_CUDA_MMA_ATTENTION=1 (tests): every step without a graph on the tensor-core kernel.
     const char* force = std::getenv("HEARTH_CUDA_MMA_ATTENTION");
     forceMmaAttention_ = mmaAttention_ && force && std::strcmp(force, "1") == 0;
@@ -345,7 +349,8 @@ Status CudaStage::enqueueLayer(int li, const StepShape& sh) {
     r.vScaleOff = kv_.vScaleOff(kvl);
     r.kvKind = kv_.kind;
     r.rowBytes = static_cast<int>(kv_.rowBytes());
-    HEARTH_TRY(cudaStatus(launchRopeStore(r, stream_), "rope and KV store"));
+    static const bool skipRope = measureSkips("rope"), skipAttention = measureSkips("attention");
+    if (!skipRope) HEARTH_TRY(cudaStatus(launchRopeStore(r, stream_), "rope and KV store"));
 
     AttnParams at;
     at.q = q_.as<float>();
@@ -373,10 +378,11 @@ Status CudaStage::enqueueLayer(int li, const StepShape& sh) {
     at.partitions = partitions_;
     at.blocksPerPartition = batchInvariant_ ? fixedPartitionBlocks_ : partitionBlocks_;
     at.scale = 1.0f / std::sqrt(static_cast<float>(cfg_.headDim));
-    // Prefill-sized steps (one partition) on tensor cores, the others on the decode kernel, where
-    // they support the shape; the batch-invariant mode keeps every step on the general kernel, so
-    // prefill and decode compute a row alike.
-    if (partitions_ == 1 && mmaAttention_ && attentionMmaSupports(at.D, at.kvKind))
+    // Tensor cores where they support the shape (F16 KV), else the decode kernel for decode-like
+    // steps; the batch-invariant mode keeps every step on the general kernel, so prefill and decode
+    // compute a row alike.
+    if (skipAttention) {
+    } else if ((partitions_ == 1 ? mmaAttention_ : mmaDecode_) && attentionMmaSupports(at.D, at.kvKind))
         HEARTH_TRY(cudaStatus(launchAttentionMma(at, sh.tiles, stream_), "attention (tensor cores)"));
     else if (decodeAttention_ && attentionDecodeSupports(at.D))
         HEARTH_TRY(cudaStatus(launchAttentionDecode(at, sh.tiles, stream_), "attention (decode)"));

@@ -36,7 +36,8 @@ struct ActPrepParams {
     void* outHalf = nullptr;         // [rows][cols] f16 or bf16
     int8_t* outQ = nullptr;          // [rows][cols]
     float* outScale = nullptr;       // [rows][cols/32]
-    float* outSum = nullptr;         // [rows][cols/32] (Q8_1)
+    float* outSum = nullptr;         // [rows][cols/32]: Q8_1 d * sum(q); Q8_K (as int32) the sums of
+                                     // q over each half unit, low / high 16 bits
 };
 
 struct GemvSeg {
@@ -54,7 +55,7 @@ struct GemvParams {
     int copyWidth = 16;              // alignment of weight rows in bytes (16, 8, 4 or 2)
     const int8_t* actQ = nullptr;    // quantized weights: [T][cols] int8
     const float* actScale = nullptr; // [T][cols/32]
-    const float* actSum = nullptr;   // [T][cols/32]
+    const float* actSum = nullptr;   // [T][cols/32]: Q8_1 d * sum; Q8_K two int16 sums of 16 per word
     const void* actDense = nullptr;  // dense weights: [T][cols] f16 / bf16 / f32
     GemvSeg seg[3];
     int nSeg = 1;
@@ -173,6 +174,10 @@ bool pdlEnabled();  // for the current device
 cudaError_t launchActPrep(const ActPrepParams& p, cudaStream_t s);
 cudaError_t launchGemv(const GemvParams& p, int grid, cudaStream_t s);
 bool gemvSupports(int type);
+// The lean matrix-vector kernel for Q4_K / Q5_K / Q6_K (KQuantGemv.cu); launchGemv picks it for
+// those types unless HEARTH_CUDA_GENERIC_GEMV is set (measuring).
+bool kquantGemvSupports(int type, int cols);
+cudaError_t launchKQuantGemv(const GemvParams& p, int grid, cudaStream_t s);
 // Rows [rowBegin, rowBegin + nRows) of w (or rows rowIndex[0..nRows) when rowIndex is set) as
 // f32 (toHalf false) or f16, [nRows][cols].
 cudaError_t launchDequantRows(int type, const uint8_t* w, int64_t rowBytes, int cols, const int32_t* rowIndex,

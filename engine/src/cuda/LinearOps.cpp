@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <vector>
 
+#include "cuda/MeasureSkips.h"
+
 namespace hearth::cuda {
 namespace {
 
@@ -103,7 +105,9 @@ Status LinearOps::prepare(const LinearInput& in, int fmt) {
     a.outHalf = actHalf_.data();
     a.outQ = actQ_.as<int8_t>();
     a.outScale = actScale_.as<float>();
-    a.outSum = fmt == kActQ8_1 ? actSum_.as<float>() : nullptr;
+    static const bool skip = measureSkips("prep");
+    if (skip) return Status::success();
+    a.outSum = fmt == kActQ8_1 || fmt == kActQ8_K ? actSum_.as<float>() : nullptr;
     return cudaStatus(launchActPrep(a, stream_), "activation preparation");
 }
 
@@ -140,6 +144,8 @@ Status LinearOps::gemv(const LinearInput& in, std::span<const Projection> projs,
         g.nSeg = 1;
         g.seg[1].w = projs[1].w->data;
     }
+    static const bool skip = measureSkips("gemv");
+    if (skip) return Status::success();
     return cudaStatus(launchGemv(g, cta, stream_), "matrix-vector product");
 }
 

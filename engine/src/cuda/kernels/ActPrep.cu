@@ -81,6 +81,7 @@ __device__ __forceinline__ void emitChunk(const ActPrepParams& p, int e0, const 
     const bool active = e0 < n;
     int q[8];
     float dUse = 0.f, sum = 0.f;
+    int halfSums = 0;  // Q8_K: sums of q over the unit's lower and upper 16 values (lane 0 of 4)
     if (p.fmt == kActQ8_K || p.fmt == kActFQ8_K) {
         // The largest magnitude (first one on ties) with its sign, over the warp's 256 values.
         float amax = 0.f, vmax = 0.f;
@@ -106,6 +107,12 @@ __device__ __forceinline__ void emitChunk(const ActPrepParams& p, int e0, const 
             for (int k = 0; k < 8; ++k) q[k] = min(127, __float2int_rn(__fmul_rn(iscale, y[k])));
             dUse = __fdiv_rn(1.f, iscale);
         }
+        int s8 = 0;
+#pragma unroll
+        for (int k = 0; k < 8; ++k) s8 += q[k];
+        const int s16 = s8 + __shfl_xor_sync(0xFFFFFFFFu, s8, 1);
+        const int upper = __shfl_xor_sync(0xFFFFFFFFu, s16, 2);
+        halfSums = static_cast<int>((static_cast<uint32_t>(s16) & 0xFFFFu) | (static_cast<uint32_t>(upper) << 16));
     } else {
         // Blocks of 32 = 4 lanes.
         float amax = 0.f;
@@ -142,7 +149,8 @@ __device__ __forceinline__ void emitChunk(const ActPrepParams& p, int e0, const 
     *reinterpret_cast<uint2*>(p.outQ + outBase + e0) = make_uint2(w0, w1);
     if ((lane & 3) == 0) {
         p.outScale[unitBase + e0 / 32] = dUse;
-        if (p.outSum) p.outSum[unitBase + e0 / 32] = sum;
+        if (p.outSum && p.fmt == kActQ8_K) reinterpret_cast<int*>(p.outSum)[unitBase + e0 / 32] = halfSums;
+        else if (p.outSum) p.outSum[unitBase + e0 / 32] = sum;
     }
 }
 

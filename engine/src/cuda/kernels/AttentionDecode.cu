@@ -60,9 +60,11 @@ __global__ void __launch_bounds__(kThreads) attentionDecodeKernel(const AttnPara
     __shared__ float wM[kWarps][kGroup], wL[kWarps][kGroup];
     __shared__ float mergeW[kAttnMaxRows * kAttnMaxPartitions], mergeL[kAttnMaxRows];
     __shared__ int mergeFlag;
-    pdlWait();
-    pdlTrigger();
 
+    // The step's metadata and block tables come from the host before the step starts, so they
+    // are read before the dependency wait, and the partition's KV rows are prefetched into L2:
+    // only the rows the previous kernel stores are still changing there, and L2 is where its
+    // writes land, so the prefetch never leaves a stale copy behind (no L1 prefetch).
     const AttnTile tile = p.tiles[blockIdx.x];
     const AttnSeq sq = p.seqs[tile.seq];
     const int kvh = blockIdx.y, part = blockIdx.z, P = p.partitions, G = p.G;
@@ -76,6 +78,18 @@ __global__ void __launch_bounds__(kThreads) attentionDecodeKernel(const AttnPara
     const int b0 = part * bpp, b1 = min(nBlk, b0 + bpp);
     const int64_t qStride = static_cast<int64_t>(p.Hq) * D;
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
+    {
+        // A lane per 16 KV rows' worth of 128-byte lines: K and V of this head in each block.
+        const int lines = (16 * p.rowBytes + 127) / 128;
+        for (int i = tid; i < (b1 - b0) * 2 * lines; i += kThreads) {
+            const int b = b0 + i / (2 * lines), rest = i % (2 * lines), kv = rest / lines, line = rest % lines;
+            const uint8_t* blk = p.pool + static_cast<uint64_t>(p.blockTables[sq.blockBegin + b]) * p.blockBytes;
+            const uint8_t* a = blk + (kv ? p.vOff : p.kOff) + static_cast<size_t>(kvh) * 16 * p.rowBytes + line * 128;
+            asm volatile("prefetch.global.L2 [%0];" ::"l"(a));
+        }
+    }
+    pdlWait();
+    pdlTrigger();
 
     for (int e = tid; e < nRows * D; e += kThreads) {
         const int r = e / D, d = e - r * D;

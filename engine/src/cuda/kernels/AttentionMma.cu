@@ -1,17 +1,21 @@
-// Paged attention on tensor cores for prefill-sized steps (one partition per tile, F16 KV cache,
-// head size 64 or 128): flash attention over the same tiles as attentionKernel (up to 32 rows =
-// tokens × the query heads of one KV head).
+// Paged attention on tensor cores (F16 KV cache, head size 64 or 128): flash attention over the
+// same tiles as attentionKernel (up to 32 rows = tokens × the query heads of one KV head), for
+// prefill-sized steps (one partition per tile) and decode-like ones (the keys split into
+// partitions, merged as the other kernels do: AttentionMerge.cuh). A row's arithmetic depends only
+// on its own keys and the partition size, so a sequence decodes bit-identically alone or batched.
 //
 // A CTA (2 warps, 16 rows each) walks the tile's keys in chunks of 32 (two KV blocks), copied to
 // shared memory with cp.async one chunk ahead. S = Q·Kᵀ with mma.sync m16n8k16 (f16 inputs: Q
 // rounded to f16 as the CPU does, K as stored; f32 sums), masked causally, scaled by 1/sqrt(D); an
 // online softmax in f32 per row (expf, as the CPU); then O += P·V where P is split into an f16 high
 // part and an f16 remainder (two MMAs), so the probabilities keep ~22 bits instead of f16's 11.
-// O is normalized by the row sum at the end and written as f32.
+// O is normalized by the row sum at the end and written as f32 (or, with partitions, written
+// unnormalized with the row's max and sum for the merge).
 #include <cuda_fp16.h>
 
 #include "cuda/KernelParams.h"
 #include "cuda/kernels/AsyncCopy.cuh"
+#include "cuda/kernels/AttentionMerge.cuh"
 #include "cuda/kernels/Launch.cuh"
 
 namespace hearth::cuda {
@@ -44,18 +48,22 @@ __global__ void __launch_bounds__(64) attentionMmaKernel(const AttnParams p) {
     __shared__ __align__(16) __half Qs[kAttnMaxRows][kLd];
     __shared__ __align__(16) __half Ks[2][kKeys][kLd];
     __shared__ __align__(16) __half Vs[2][kKeys][kLd];
-    pdlWait();
-    pdlTrigger();
+    __shared__ float mergeL[kAttnMaxRows];
+    __shared__ int mergeFlag;
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, g = lane >> 2, tq = lane & 3;
+    // Metadata and block tables come from the host before the step: read before the wait.
     const AttnTile tile = p.tiles[blockIdx.x];
     const AttnSeq sq = p.seqs[tile.seq];
-    const int kvh = blockIdx.y, G = p.G;
+    const int kvh = blockIdx.y, G = p.G, P = p.partitions, part = blockIdx.z;
     const int nRows = tile.numTokens * G;
-    if (nRows <= 0) return;
     const int firstPos = sq.startPos + (tile.tokenBegin - sq.tokenBegin);
     const int keyEnd = firstPos + tile.numTokens;  // keys the tile's last token sees
     const int nBlk = (keyEnd + 15) / 16;
-    const int nChunks = (keyEnd + kKeys - 1) / kKeys;
+    const int bpp = max(max(p.blocksPerPartition, 1), (nBlk + P - 1) / P);
+    const int nParts = (nBlk + bpp - 1) / bpp;
+    if (nRows <= 0 || part >= nParts) return;
+    const int kBase = part * bpp * 16, kEnd = min(keyEnd, (part + 1) * bpp * 16);  // this partition's keys
+    const int nChunks = (kEnd - kBase + kKeys - 1) / kKeys;
     const int64_t qStride = static_cast<int64_t>(p.Hq) * D;
 
     auto issue = [&](int c, int st) {
@@ -63,9 +71,10 @@ __global__ void __launch_bounds__(64) attentionMmaKernel(const AttnParams p) {
         for (int task = tid; task < 2 * kKeys * kVecs; task += 64) {
             const int kv = task / (kKeys * kVecs), rem = task - kv * kKeys * kVecs;
             const int key = rem / kVecs, v = rem - key * kVecs;
-            const int b = c * 2 + key / 16, i = key & 15;
+            const int abs = kBase + c * kKeys + key;
+            const int b = abs >> 4, i = abs & 15;
             __half* dst = (kv ? &Vs[st][key][0] : &Ks[st][key][0]) + v * 8;
-            if (b < nBlk && c * kKeys + key < keyEnd) {
+            if (abs < kEnd) {
                 const uint8_t* blk = p.pool + static_cast<uint64_t>(p.blockTables[sq.blockBegin + b]) * p.blockBytes;
                 cpAsync16(dst, blk + (kv ? p.vOff : p.kOff) + (static_cast<uint64_t>(kvh) * 16 + i) * p.rowBytes + v * 16);
             } else {
@@ -74,7 +83,13 @@ __global__ void __launch_bounds__(64) attentionMmaKernel(const AttnParams p) {
         }
         cpCommit();
     };
-    issue(0, 0);
+    // Keys older than the tile's first token were stored by earlier steps: the first chunk is in
+    // flight before the wait when it has only those (decode: all partitions but the last).
+    const bool early = kBase + kKeys <= firstPos;
+    if (early) issue(0, 0);
+    pdlWait();
+    pdlTrigger();
+    if (!early) issue(0, 0);
 
     for (int e = tid; e < kAttnMaxRows * D / 2; e += 64) {
         const int r = e / (D / 2), d = 2 * (e - r * (D / 2));
@@ -90,6 +105,7 @@ __global__ void __launch_bounds__(64) attentionMmaKernel(const AttnParams p) {
 #pragma unroll
     for (int kk = 0; kk < D / 16; ++kk) ldmatrixX4(qf[kk], &Qs[warp * 16 + (lane & 15)][kk * 16 + (lane >> 4) * 8]);
 
+    const bool active = warp * 16 < nRows;  // a warp whose 16 rows are all padding only copies
     const int rA = warp * 16 + g, rB = rA + 8;
     const int posA = rA < nRows ? firstPos + rA / G : -1, posB = rB < nRows ? firstPos + rB / G : -1;
     float o[D / 8][4];
@@ -104,6 +120,10 @@ __global__ void __launch_bounds__(64) attentionMmaKernel(const AttnParams p) {
         else cpCommit();
         cpWaitPending(1);
         __syncthreads();
+        if (!active) {
+            __syncthreads();
+            continue;
+        }
         const int st = c & 1;
         float s[kKeys / 8][4];
 #pragma unroll
@@ -125,9 +145,9 @@ __global__ void __launch_bounds__(64) attentionMmaKernel(const AttnParams p) {
         for (int n = 0; n < kKeys / 8; ++n)
 #pragma unroll
             for (int k = 0; k < 4; ++k) {
-                const int key = c * kKeys + n * 8 + 2 * tq + (k & 1);
+                const int key = kBase + c * kKeys + n * 8 + 2 * tq + (k & 1);
                 const float v = s[n][k] * p.scale;
-                s[n][k] = key <= (k < 2 ? posA : posB) ? v : -INFINITY;
+                s[n][k] = key <= (k < 2 ? posA : posB) && key < kEnd ? v : -INFINITY;
                 if (k < 2) mxA = fmaxf(mxA, s[n][k]);
                 else mxB = fmaxf(mxB, s[n][k]);
             }
@@ -187,6 +207,26 @@ __global__ void __launch_bounds__(64) attentionMmaKernel(const AttnParams p) {
         lA += __shfl_xor_sync(0xFFFFFFFFu, lA, off);
         lB += __shfl_xor_sync(0xFFFFFFFFu, lB, off);
     }
+    if (nParts > 1) {
+        // Unnormalized output, max and sum per row for the merge; the last CTA of the tile merges.
+#pragma unroll
+        for (int half = 0; half < 2; ++half) {
+            const int r = half ? rB : rA;
+            if (!active || r >= nRows) continue;
+            const int64_t row = partitionRow(p, tile, kvh, r) + part;
+            float* po = p.partO + row * D;
+#pragma unroll
+            for (int n = 0; n < D / 8; ++n)
+                *reinterpret_cast<float2*>(po + n * 8 + 2 * tq) = make_float2(o[n][2 * half], o[n][2 * half + 1]);
+            if (tq == 0) {
+                p.partML[row * 2] = half ? mB : mA;
+                p.partML[row * 2 + 1] = half ? lB : lA;
+            }
+        }
+        // The key stages are free (the loop ended with a barrier): merge weights go there.
+        mergeAttentionPartitions<64>(p, tile, kvh, nRows, nParts, reinterpret_cast<float*>(&Ks[0][0][0]), mergeL, &mergeFlag);
+        return;
+    }
     const float iA = lA > 0.f ? 1.f / lA : 0.f, iB = lB > 0.f ? 1.f / lB : 0.f;
 #pragma unroll
     for (int half = 0; half < 2; ++half) {
@@ -207,8 +247,10 @@ bool attentionMmaSupports(int D, int kvKind) { return kvKind == kKvF16 && (D == 
 
 cudaError_t launchAttentionMma(const AttnParams& p, int nTiles, cudaStream_t s) {
     if (nTiles <= 0) return cudaSuccess;
-    if (!attentionMmaSupports(p.D, p.kvKind) || p.tileRows > kAttnMaxRows || p.partitions != 1) return cudaErrorInvalidValue;
-    const dim3 grid(nTiles, p.Hkv);
+    if (!attentionMmaSupports(p.D, p.kvKind) || p.tileRows > kAttnMaxRows || p.partitions < 1 ||
+        p.partitions > kAttnMaxPartitions)
+        return cudaErrorInvalidValue;
+    const dim3 grid(nTiles, p.Hkv, p.partitions);
     if (p.D == 64) return launchKernel(attentionMmaKernel<64>, grid, 64, 0, s, p);
     return launchKernel(attentionMmaKernel<128>, grid, 64, 0, s, p);
 }

@@ -10,6 +10,8 @@
 // than the warp is needed. Activation units are read straight from global memory (they are small
 // and every warp of the SM reads the same ones, so they stay in L1). On the H200 this was 1.9 TB/s
 // on Q4_K against 1.6 TB/s for a variant that staged activations per CTA behind CTA barriers.
+#include <cstdlib>
+
 #include "cuda/kernels/AsyncCopy.cuh"
 #include "cuda/kernels/GemvCommon.cuh"
 #include "cuda/kernels/Launch.cuh"
@@ -138,6 +140,8 @@ bool gemvSupports(int type) {
 
 cudaError_t launchGemv(const GemvParams& p, int grid, cudaStream_t s) {
     if (p.T < 1 || gemvTokenSlices(p.T) > 65535) return cudaErrorInvalidValue;
+    static const bool generic = std::getenv("HEARTH_CUDA_GENERIC_GEMV") != nullptr;
+    if (!generic && p.rowBytes % 16 == 0 && kquantGemvSupports(p.type, p.cols)) return launchKQuantGemv(p, grid, s);
     switch (p.type) {
         case 2: return launchType<2>(p, grid, s);
         case 3: return launchType<3>(p, grid, s);

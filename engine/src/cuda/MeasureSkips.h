@@ -1,0 +1,23 @@
+#pragma once
+// HEARTH_CUDA_SKIP=attention,rope,prep,gemv (measuring only): the named kernels of a step are not
+// launched, so a benchmark's step time without them shows what they cost inside the real step
+// (PDL overlap and all), which per-kernel profiles of serialized launches cannot. The outputs are
+// garbage while it is set; nothing but the benchmarks should set it.
+#include <cstdlib>
+#include <string>
+
+namespace hearth::cuda {
+
+inline bool measureSkips(const char* stage) {
+    static const std::string list = [] {
+        const char* v = std::getenv("HEARTH_CUDA_SKIP");
+        std::string s;
+        if (v) s.append(",").append(v).append(",");
+        return s;
+    }();
+    std::string key(",");
+    key.append(stage).append(",");
+    return !list.empty() && list.find(key) != std::string::npos;
+}
+
+}  // namespace hearth::cuda
