@@ -177,6 +177,11 @@ __device__ void prepareRow(const ActPrepParams& p, const float* x, int64_t outBa
 template <int kThreads>
 __global__ void __launch_bounds__(kThreads) actPrepKernel(const ActPrepParams p) {
     __shared__ double sums[kActMaxChunks + 1];
+    // The norm weights (never written by a kernel) into L1 while the previous kernel finishes: at
+    // batch 1 they are otherwise a cold DRAM read in the middle of the kernel's latency chain.
+    if (p.normW)
+        for (int e = threadIdx.x * 32; e < p.cols; e += kThreads * 32)
+            asm volatile("prefetch.global.L1 [%0];" ::"l"(p.normW + e));
     pdlWait();
     pdlTrigger();
     const int r = blockIdx.x;

@@ -11,8 +11,6 @@ constexpr int kWarps = 4;
 
 __global__ void __launch_bounds__(128) ropeStoreKernel(const RopeStoreParams p) {
     __shared__ float buf[kWarps][kAttnMaxHeadDim];
-    pdlWait();
-    pdlTrigger();
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const int hh = blockIdx.y * kWarps + warp;
     const int t = blockIdx.x;
@@ -21,6 +19,20 @@ __global__ void __launch_bounds__(128) ropeStoreKernel(const RopeStoreParams p) 
     const int kind = hh < p.Hq ? 0 : (hh < p.Hq + p.Hkv ? 1 : 2);  // q, k, v
     const int h = kind == 0 ? hh : (kind == 1 ? hh - p.Hq : hh - p.Hq - p.Hkv);
     const int heads = kind == 0 ? p.Hq : p.Hkv;
+    // Positions, slots (from the host) and the rotation's table entries (constant) before the
+    // wait: only the projections themselves come from the previous kernel.
+    const int64_t pos = p.tokenPos[t];
+    const int slot = p.tokenSlot[t];
+    constexpr int kMaxPairs = kAttnMaxHeadDim / 2 / 32;  // per lane
+    float rc[kMaxPairs], rs[kMaxPairs];
+#pragma unroll
+    for (int k = 0; k < kMaxPairs; ++k) {
+        const int i = lane + 32 * k;
+        rc[k] = kind != 2 && i < p.ropePairs ? p.ropeCos[pos * p.ropePairs + i] : 0.f;
+        rs[k] = kind != 2 && i < p.ropePairs ? p.ropeSin[pos * p.ropePairs + i] : 0.f;
+    }
+    pdlWait();
+    pdlTrigger();
     const float* src = (kind == 0 ? p.q : (kind == 1 ? p.k : p.v)) + (static_cast<int64_t>(t) * heads + h) * D;
     const float* bias = kind == 0 ? p.bq : (kind == 1 ? p.bk : p.bv);
     float* x = buf[warp];
@@ -39,12 +51,12 @@ __global__ void __launch_bounds__(128) ropeStoreKernel(const RopeStoreParams p) 
         __syncwarp();
     }
     if (kind != 2) {
-        const int64_t pos = p.tokenPos[t];
-        const float* cs = p.ropeCos + pos * p.ropePairs;
-        const float* sn = p.ropeSin + pos * p.ropePairs;
-        for (int i = lane; i < p.ropePairs; i += 32) {
+#pragma unroll
+        for (int k = 0; k < kMaxPairs; ++k) {
+            const int i = lane + 32 * k;
+            if (i >= p.ropePairs) break;
             const int a = p.neox ? i : 2 * i, b = p.neox ? i + p.ropePairs : 2 * i + 1;
-            const float x0 = x[a], x1 = x[b], c = cs[i], s = sn[i];
+            const float x0 = x[a], x1 = x[b], c = rc[k], s = rs[k];
             x[a] = __fsub_rn(__fmul_rn(x0, c), __fmul_rn(x1, s));
             x[b] = __fadd_rn(__fmul_rn(x0, s), __fmul_rn(x1, c));
         }
@@ -55,7 +67,6 @@ __global__ void __launch_bounds__(128) ropeStoreKernel(const RopeStoreParams p) 
         for (int d = lane; d < D; d += 32) dst[d] = x[d];
         return;
     }
-    const int slot = p.tokenSlot[t];
     if (slot < 0) return;
     uint8_t* blk = p.pool + static_cast<uint64_t>(slot >> 4) * p.blockBytes;
     const int rowIdx = h * 16 + (slot & 15);
