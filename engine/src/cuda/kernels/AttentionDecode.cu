@@ -91,6 +91,7 @@ __global__ void __launch_bounds__(kThreads) attentionDecodeKernel(const AttnPara
     pdlWait();
     pdlTrigger();
 
+#pragma unroll 4
     for (int e = tid; e < nRows * D; e += kThreads) {
         const int r = e / D, d = e - r * D;
         const int tok = tile.tokenBegin + r / G, head = kvh * G + r % G;

@@ -91,7 +91,10 @@ __global__ void __launch_bounds__(64) attentionMmaKernel(const AttnParams p) {
     pdlTrigger();
     if (!early) issue(0, 0);
 
-    for (int e = tid; e < kAttnMaxRows * D / 2; e += 64) {
+    // The rows of the warps that compute (zeros past the tile's rows), four loads in flight.
+    const int rowsUsed = (nRows + 15) & ~15;
+#pragma unroll 4
+    for (int e = tid; e < rowsUsed * D / 2; e += 64) {
         const int r = e / (D / 2), d = 2 * (e - r * (D / 2));
         float2 v = make_float2(0.f, 0.f);
         if (r < nRows) {

@@ -4,8 +4,6 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
-#include <cstdlib>
-
 #include "cuda/kernels/GemvCommon.cuh"
 #include "cuda/kernels/Launch.cuh"
 
@@ -45,9 +43,7 @@ template <> struct Dense<30> {
     __device__ static float one(const void* p, int64_t i) { return __bfloat162float(static_cast<const __nv_bfloat16*>(p)[i]); }
 };
 
-// kBatch: 16-byte loads in flight per row and lane. Batch-1 decode is bound by how many bytes are in
-// flight (the F16 8B model streamed at ~3.2 TB/s with 4), so one token takes 8.
-template <int TT, int MaxT, int kBatch>
+template <int TT, int MaxT>
 __global__ void __launch_bounds__(128) denseGemvKernel(const GemvParams p) {
     using D = Dense<TT>;
     constexpr int kEl = TT == 0 ? 4 : 2;  // bytes per element
@@ -63,6 +59,9 @@ __global__ void __launch_bounds__(128) denseGemvKernel(const GemvParams p) {
 
     const bool vec = p.copyWidth >= 16 && (p.cols % D::kPerVec) == 0;
     const int nv = vec ? p.cols / D::kPerVec : 0;
+    // 16-byte loads in flight per row and lane (8 measured slower on the H200: 184 vs 196 tok/s
+    // batch-1 decode of the F16 8B model).
+    constexpr int kBatch = 4;
     // The first loads of the weight rows into L2 while the previous kernel finishes (weights only).
 #pragma unroll
     for (int s = 0; s < 2; ++s)
@@ -123,14 +122,8 @@ __global__ void __launch_bounds__(128) denseGemvKernel(const GemvParams p) {
 
 template <int TT>
 cudaError_t launchDense(const GemvParams& p, int grid, cudaStream_t s) {
-    // HEARTH_CUDA_DENSE_BATCH=4 (measuring): batch-1 launches with 4 loads in flight per row and lane.
-    static const bool narrow = [] {
-        const char* v = std::getenv("HEARTH_CUDA_DENSE_BATCH");
-        return v && std::atoi(v) == 4;
-    }();
-    if (p.T == 1 && narrow) return launchKernel(denseGemvKernel<TT, 1, 4>, grid, 128, 0, s, p);
-    if (p.T == 1) return launchKernel(denseGemvKernel<TT, 1, 8>, grid, 128, 0, s, p);
-    return launchKernel(denseGemvKernel<TT, kGemvMaxT, 4>, dim3(grid, gemvTokenSlices(p.T)), 128, 0, s, p);
+    if (p.T == 1) return launchKernel(denseGemvKernel<TT, 1>, grid, 128, 0, s, p);
+    return launchKernel(denseGemvKernel<TT, kGemvMaxT>, dim3(grid, gemvTokenSlices(p.T)), 128, 0, s, p);
 }
 
 }  // namespace

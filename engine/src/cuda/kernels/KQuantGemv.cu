@@ -13,6 +13,9 @@
 //  - Q6_K blocks (210 bytes, 2-byte aligned) are read as aligned words joined by funnel shifts.
 // Per token a lane loads its 64 int8 inputs as four 16-byte loads and does 16 dp4a per row; the
 // activation scale is one per 256 values (Q8_K), so a quarter's sum is integer until one multiply.
+#include <algorithm>
+#include <cstdlib>
+
 #include "cuda/kernels/AsyncCopy.cuh"
 #include "cuda/kernels/GemvCommon.cuh"
 #include "cuda/kernels/Launch.cuh"
@@ -173,6 +176,30 @@ __device__ __forceinline__ float quarterDot(const Quarter& w, const int (&x)[16]
     }
 }
 
+// Row slots of pair q of a single-segment launch (GemvCommon.cuh's layout for one warp).
+__device__ __forceinline__ GemvRows pairRows(const GemvParams& p, int q) {
+    GemvRows r;
+    r.seg = 0;
+    const GemvSeg& g = p.seg[0];
+    if (p.mode == 2) {
+        r.row[0] = r.row[1] = q;
+        r.w[0] = p.seg[0].w;
+        r.w[1] = p.seg[1].w;
+        r.ok[0] = r.ok[1] = q < g.rows;
+    } else {
+        r.row[0] = q * p.rowsPerWarp;
+        r.row[1] = r.row[0] + 1;
+        r.w[0] = r.w[1] = g.w;
+        r.ok[0] = r.row[0] < g.rows;
+        r.ok[1] = p.rowsPerWarp == 2 && r.row[1] < g.rows;
+    }
+    return r;
+}
+
+// A launch of one segment may have fewer CTAs than row pairs (launchKQuantGemv sizes it to what
+// is resident at once): each warp then takes pairs warp, warp + all warps, ..., and its copies run
+// on across its pairs (the piece after next is in flight whichever pair it belongs to), instead of
+// each CTA starting cold, draining and handing its slot to the next one.
 template <int TT, int MaxT>
 __global__ void __launch_bounds__(128) kquantGemvKernel(const GemvParams p) {
     constexpr int B = KBlock<TT>::kBytes;
@@ -181,7 +208,6 @@ __global__ void __launch_bounds__(128) kquantGemvKernel(const GemvParams p) {
     __shared__ __align__(16) uint8_t sw[kGemvWarps][2][2][kSlot];  // [warp][buffer][row slot]
 
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-    const GemvRows r = gemvRows(p);
     const int tBase = static_cast<int>(blockIdx.y) * MaxT;
     const int T = min(MaxT, p.T - tBase);
     float acc[2][MaxT];
@@ -190,17 +216,26 @@ __global__ void __launch_bounds__(128) kquantGemvKernel(const GemvParams p) {
 #pragma unroll
         for (int t = 0; t < MaxT; ++t) acc[s][t] = 0.f;
 
+    const bool flat = p.nSeg == 1;
+    const int firstPair = static_cast<int>(blockIdx.x) * kGemvWarps + warp, stride = static_cast<int>(gridDim.x) * kGemvWarps;
+    const int totalPairs = p.mode == 2 ? p.seg[0].rows : (p.seg[0].rows + p.rowsPerWarp - 1) / p.rowsPerWarp;
+    const int myPairs = !flat ? 1 : (firstPair < totalPairs ? (totalPairs - 1 - firstPair) / stride + 1 : 0);
+    auto rowsOf = [&](int k) { return flat ? pairRows(p, firstPair + k * stride) : gemvRows(p); };
+
     const int nb = p.cols / 256, nPieces = (nb + kPieceBlocks - 1) / kPieceBlocks;
+    const int nItems = myPairs * nPieces;  // (pair, piece) in order
     const int unitsPerRow = p.cols / 32;
-    auto issue = [&](int pc) {
+    auto issue = [&](int item) {
+        const int k = item / nPieces, pc = item - k * nPieces;
+        const GemvRows rr = rowsOf(k);
         const int b0 = pc * kPieceBlocks;
         const int bytes = min(kPieceBlocks, nb - b0) * B;
         const int64_t off = static_cast<int64_t>(b0) * B;
 #pragma unroll
         for (int s = 0; s < 2; ++s) {
-            if (!r.ok[s]) continue;
-            const uint8_t* src = r.w[s] + r.row[s] * p.rowBytes + off;
-            uint8_t* dst = sw[warp][pc & 1][s];
+            if (!rr.ok[s]) continue;
+            const uint8_t* src = rr.w[s] + rr.row[s] * p.rowBytes + off;
+            uint8_t* dst = sw[warp][item & 1][s];
             const int nv = bytes >> 4;
             for (int i = lane; i < nv; i += 32) cpAsync16(dst + 16 * i, src + 16 * i);
             for (int i = (nv << 3) + lane; i < (bytes >> 1); i += 32)  // a partial piece's 2-byte tail
@@ -209,13 +244,15 @@ __global__ void __launch_bounds__(128) kquantGemvKernel(const GemvParams p) {
         cpCommit();
     };
     // Weights only before the previous kernel has finished (Launch.cuh).
-    issue(0);
-    if (nPieces > 1) issue(1);
+    if (nItems > 0) issue(0);
+    if (nItems > 1) issue(1);
     else cpCommit();
     pdlWait();
     pdlTrigger();
     const int pb = lane >> 2, c = lane & 3;  // this lane's block of the piece and quarter of it
-    for (int pc = 0; pc < nPieces; ++pc) {
+    GemvRows r = rowsOf(0);
+    int k = 0, pc = 0;
+    for (int item = 0; item < nItems; ++item) {
         cpWaitPending(1);
         __syncwarp();
         const int blk = pc * kPieceBlocks + pb;
@@ -223,7 +260,7 @@ __global__ void __launch_bounds__(128) kquantGemvKernel(const GemvParams p) {
             Quarter w[2];
 #pragma unroll
             for (int s = 0; s < 2; ++s)
-                if (r.ok[s]) decodeQuarter<TT>(sw[warp][pc & 1][s], pb, c, w[s]);
+                if (r.ok[s]) decodeQuarter<TT>(sw[warp][item & 1][s], pb, c, w[s]);
 #pragma unroll
             for (int t = 0; t < MaxT; ++t) {
                 if (t >= T) break;
@@ -238,17 +275,53 @@ __global__ void __launch_bounds__(128) kquantGemvKernel(const GemvParams p) {
                     if (r.ok[s]) acc[s][t] += quarterDot<TT>(w[s], x, sums, da);
             }
         }
-        __syncwarp();  // the buffer is free: refill it with the piece after next
-        if (pc + 2 < nPieces) issue(pc + 2);
+        __syncwarp();  // the buffer is free: refill it with the item after next
+        if (item + 2 < nItems) issue(item + 2);
         else cpCommit();
+        if (++pc == nPieces) {
+            gemvEpilogue<MaxT>(p, r, acc, tBase, T);
+#pragma unroll
+            for (int s = 0; s < 2; ++s)
+#pragma unroll
+                for (int t = 0; t < MaxT; ++t) acc[s][t] = 0.f;
+            pc = 0;
+            if (++k < myPairs) r = rowsOf(k);
+        }
     }
-    gemvEpilogue<MaxT>(p, r, acc, tBase, T);
+}
+
+// CTAs of one kernel resident per multiprocessor on the current device (cached per device).
+template <class K>
+int residentCtas(K kernel) {
+    static int cache[64] = {};
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= 64) return 0;
+    if (cache[dev] == 0) {
+        int perSm = 0, sms = 0;
+        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, 128, 0) != cudaSuccess ||
+            cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
+            return 0;
+        cache[dev] = perSm * sms;
+    }
+    return cache[dev];
 }
 
 template <int TT>
 cudaError_t launchType(const GemvParams& p, int grid, cudaStream_t s) {
-    if (p.T == 1) return launchKernel(kquantGemvKernel<TT, 1>, grid, 128, 0, s, p);
-    return launchKernel(kquantGemvKernel<TT, kGemvMaxT>, dim3(grid, gemvTokenSlices(p.T)), 128, 0, s, p);
+    // HEARTH_CUDA_GEMV_PERSIST=0 (measuring): a CTA per 4 row pairs, however many that is.
+    static const bool persist = [] {
+        const char* v = std::getenv("HEARTH_CUDA_GEMV_PERSIST");
+        return !v || std::atoi(v) != 0;
+    }();
+    auto fit = [&](auto kernel, int slices) {
+        if (!persist || p.nSeg != 1) return grid;
+        const int resident = residentCtas(kernel) / slices;
+        return resident > 0 ? std::min(grid, resident) : grid;
+    };
+    if (p.T == 1) return launchKernel(kquantGemvKernel<TT, 1>, fit(kquantGemvKernel<TT, 1>, 1), 128, 0, s, p);
+    const int slices = gemvTokenSlices(p.T);
+    return launchKernel(kquantGemvKernel<TT, kGemvMaxT>, dim3(fit(kquantGemvKernel<TT, kGemvMaxT>, slices), slices), 128, 0,
+                        s, p);
 }
 
 }  // namespace
