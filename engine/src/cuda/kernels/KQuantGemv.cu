@@ -32,7 +32,8 @@ template <> struct KBlock<13> { static constexpr int kBytes = 176; };
 template <> struct KBlock<14> { static constexpr int kBytes = 210; };
 
 // One row's quarter of a block: 64 weights as unsigned bytes, in the order of the lane's inputs
-// (see loadInputs), with its scales.
+// (see loadInputs), with its scales. Q4_K keeps its upper unit's nibbles in place (16 times their
+// value; quarterDot divides the exact integer sum), which saves a shift per word.
 struct Quarter {
     uint32_t q[16];
     int sc[4];  // Q4_K / Q5_K: scale of the lower / upper unit, then their mins; Q6_K: the 4 group scales
@@ -81,7 +82,7 @@ __device__ __forceinline__ void decodeQuarter(const uint8_t* piece, int blk, int
 #pragma unroll
             for (int i = 0; i < 8; ++i) {
                 o.q[i] = w[i] & 0x0F0F0F0Fu;
-                o.q[8 + i] = (w[i] >> 4) & 0x0F0F0F0Fu;
+                o.q[8 + i] = w[i] & 0xF0F0F0F0u;
             }
         } else {
             // Fifth bits: bit 2c of qh[l] for the lower unit, bit 2c + 1 for the upper one.
@@ -151,6 +152,13 @@ __device__ __forceinline__ void loadInputs(const int8_t* a, const int* sums, int
     }
 }
 
+// Sum of four unsigned bytes of a times the signed bytes of b, plus c.
+__device__ __forceinline__ int dp4aUS(uint32_t a, int b, int c) {
+    int d;
+    asm("dp4a.u32.s32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+    return d;
+}
+
 template <int TT>
 __device__ __forceinline__ float quarterDot(const Quarter& w, const int (&x)[16], const int (&s)[4], float da) {
     if constexpr (TT == 14) {
@@ -168,8 +176,9 @@ __device__ __forceinline__ float quarterDot(const Quarter& w, const int (&x)[16]
 #pragma unroll
         for (int i = 0; i < 8; ++i) {
             lo = __dp4a(static_cast<int>(w.q[i]), x[i], lo);
-            hi = __dp4a(static_cast<int>(w.q[8 + i]), x[8 + i], hi);
+            hi = TT == 12 ? dp4aUS(w.q[8 + i], x[8 + i], hi) : __dp4a(static_cast<int>(w.q[8 + i]), x[8 + i], hi);
         }
+        if constexpr (TT == 12) hi >>= 4;  // exact: every term was a multiple of 16
         const int isum = w.sc[0] * lo + w.sc[1] * hi;
         const int msum = w.sc[2] * s[0] + w.sc[3] * s[1];
         return da * (w.d * static_cast<float>(isum) - w.dmin * static_cast<float>(msum));
