@@ -1,12 +1,18 @@
 #pragma once
-// Byte layout of one KV block on a CUDA stage (one contiguous unit, like the CPU's).
+// Byte layout of the KV pool of a CUDA stage: layer-major, so that one layer's blocks lie together.
 //
-//   block = layer 0 [K rows][V rows][K scales][V scales], layer 1 ..., for this stage's layers
+//   pool  = layer 0 [block 0][block 1]..., layer 1 [block 0]..., for this stage's layers
+//   a layer's part of a block = [K rows][V rows][K scales][V scales] (layerBytes())
 //   rows: kvHead-major, then the 16 slots: row (h, s) at (h * 16 + s) * rowBytes
 //   F16: headDim halves; Q8_0: headDim/32 blocks of 34 bytes (byte-identical with the CPU's rows);
 //   FP8 E4M3: headDim bytes, with one f32 scale per row in the scale areas (empty for F16 / Q8_0).
-// Invariant: blockBytes() = nLayers * layerBytes(), every offset + its extent lies inside one
-// layer, and scale areas are 4-byte aligned (row areas are multiples of 16 * rowBytes).
+// Why layer-major: a decode step's attention reads, per layer, a few kilobytes from each of the
+// sequence's blocks; with blocks as contiguous 2 MiB units (all layers) every block was its own
+// 2 MiB page, a TLB miss per block and layer once the weights had streamed through in between
+// (attention took ~17 us a layer at batch 1 on the H200). A block copied to or from the host is
+// still one unit there, its layers in order: blockBytes() bytes (a strided copy on the device).
+// Invariant: blockBytes() = nLayers * layerBytes(), every in-layer offset + its extent lies inside
+// layerBytes(), and scale areas are 4-byte aligned (row areas are multiples of 16 * rowBytes).
 
 #include <cstdint>
 
@@ -28,10 +34,13 @@ struct CudaKvLayout {
     uint64_t rowsAreaBytes() const { return (rowsBytes() + 3) / 4 * 4; }
     uint64_t layerBytes() const { return 2 * rowsAreaBytes() + 2 * scalesBytes(); }
     uint64_t blockBytes() const { return nLayers * layerBytes(); }
-    uint64_t kOff(uint32_t layer) const { return layer * layerBytes(); }
-    uint64_t vOff(uint32_t layer) const { return kOff(layer) + rowsAreaBytes(); }
-    uint64_t kScaleOff(uint32_t layer) const { return kOff(layer) + 2 * rowsAreaBytes(); }
-    uint64_t vScaleOff(uint32_t layer) const { return kScaleOff(layer) + scalesBytes(); }
+    // Layer `layer`'s region in a pool of numBlocks blocks; block b's part at b * layerBytes() in it.
+    uint64_t layerBase(uint32_t layer, uint32_t numBlocks) const { return static_cast<uint64_t>(layer) * numBlocks * layerBytes(); }
+    // Offsets inside a block's layer part.
+    uint64_t kOff() const { return 0; }
+    uint64_t vOff() const { return rowsAreaBytes(); }
+    uint64_t kScaleOff() const { return 2 * rowsAreaBytes(); }
+    uint64_t vScaleOff() const { return kScaleOff() + scalesBytes(); }
 };
 
 }  // namespace hearth::cuda

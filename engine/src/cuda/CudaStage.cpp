@@ -341,12 +341,13 @@ Status CudaStage::enqueueLayer(int li, const StepShape& sh) {
     r.qNorm = L.qNorm.present() ? L.qNorm.f32() : nullptr;
     r.kNorm = L.kNorm.present() ? L.kNorm.f32() : nullptr;
     r.eps = cfg_.rmsEps;
-    r.pool = kvPool_.as<uint8_t>();
-    r.blockBytes = kv_.blockBytes();
-    r.kOff = kv_.kOff(kvl);
-    r.vOff = kv_.vOff(kvl);
-    r.kScaleOff = kv_.kScaleOff(kvl);
-    r.vScaleOff = kv_.vScaleOff(kvl);
+    // The kernels see this layer's region as the pool, a block's layer part as the block.
+    r.pool = kvPool_.as<uint8_t>() + kv_.layerBase(kvl, numBlocks_);
+    r.blockBytes = kv_.layerBytes();
+    r.kOff = kv_.kOff();
+    r.vOff = kv_.vOff();
+    r.kScaleOff = kv_.kScaleOff();
+    r.vScaleOff = kv_.vScaleOff();
     r.kvKind = kv_.kind;
     r.rowBytes = static_cast<int>(kv_.rowBytes());
     static const bool skipRope = measureSkips("rope"), skipAttention = measureSkips("attention");
@@ -361,7 +362,7 @@ Status CudaStage::enqueueLayer(int li, const StepShape& sh) {
     at.tiles = meta_.tiles();
     at.seqs = meta_.seqs();
     at.blockTables = meta_.blockTables();
-    at.pool = kvPool_.as<uint8_t>();
+    at.pool = r.pool;
     at.blockBytes = r.blockBytes;
     at.kOff = r.kOff;
     at.vOff = r.vOff;
@@ -466,14 +467,16 @@ Status CudaStage::hostSample(int row, const Backend::RowSampling& rs, int32_t& t
     return Status::success();
 }
 
+// A block on the host is its layers' parts in order (CudaKvLayout); on the device they are a layer
+// region apart: one strided copy per block.
 Status CudaStage::copyBlocksToHost(std::span<const int32_t> blocks, uint8_t* host, uint64_t hostStride) {
     HEARTH_CUDA_TRY(cudaSetDevice(device_));
-    const uint64_t bb = kv_.blockBytes();
+    const uint64_t lb = kv_.layerBytes(), region = kv_.layerBase(1, numBlocks_);
     for (size_t i = 0; i < blocks.size(); ++i) {
         if (blocks[i] < 0 || static_cast<uint32_t>(blocks[i]) >= numBlocks_)
             return makeError(ErrorCode::Internal, "copy of KV block " + std::to_string(blocks[i]) + " out of range");
-        HEARTH_CUDA_TRY(cudaMemcpyAsync(host + i * hostStride, kvPool_.as<uint8_t>() + static_cast<uint64_t>(blocks[i]) * bb, bb,
-                                        cudaMemcpyDeviceToHost, stream_));
+        HEARTH_CUDA_TRY(cudaMemcpy2DAsync(host + i * hostStride, lb, kvPool_.as<uint8_t>() + static_cast<uint64_t>(blocks[i]) * lb,
+                                          region, lb, kv_.nLayers, cudaMemcpyDeviceToHost, stream_));
     }
     HEARTH_CUDA_TRY(cudaStreamSynchronize(stream_));
     return Status::success();
@@ -481,12 +484,12 @@ Status CudaStage::copyBlocksToHost(std::span<const int32_t> blocks, uint8_t* hos
 
 Status CudaStage::copyBlocksFromHost(std::span<const int32_t> blocks, const uint8_t* host, uint64_t hostStride) {
     HEARTH_CUDA_TRY(cudaSetDevice(device_));
-    const uint64_t bb = kv_.blockBytes();
+    const uint64_t lb = kv_.layerBytes(), region = kv_.layerBase(1, numBlocks_);
     for (size_t i = 0; i < blocks.size(); ++i) {
         if (blocks[i] < 0 || static_cast<uint32_t>(blocks[i]) >= numBlocks_)
             return makeError(ErrorCode::Internal, "copy of KV block " + std::to_string(blocks[i]) + " out of range");
-        HEARTH_CUDA_TRY(cudaMemcpyAsync(kvPool_.as<uint8_t>() + static_cast<uint64_t>(blocks[i]) * bb, host + i * hostStride, bb,
-                                        cudaMemcpyHostToDevice, stream_));
+        HEARTH_CUDA_TRY(cudaMemcpy2DAsync(kvPool_.as<uint8_t>() + static_cast<uint64_t>(blocks[i]) * lb, region, host + i * hostStride,
+                                          lb, lb, kv_.nLayers, cudaMemcpyHostToDevice, stream_));
     }
     HEARTH_CUDA_TRY(cudaStreamSynchronize(stream_));
     return Status::success();
