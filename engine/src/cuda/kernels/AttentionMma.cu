@@ -13,6 +13,8 @@
 // unnormalized with the row's max and sum for the merge).
 #include <cuda_fp16.h>
 
+#include <cstdlib>
+
 #include "cuda/KernelParams.h"
 #include "cuda/kernels/AsyncCopy.cuh"
 #include "cuda/kernels/AttentionMerge.cuh"
@@ -42,15 +44,23 @@ __device__ __forceinline__ void splitHalf2(float a, float b, uint32_t& hi, uint3
     lo = *reinterpret_cast<const uint32_t*>(&l);
 }
 
-template <int D>
-__global__ void __launch_bounds__(64) attentionMmaKernel(const AttnParams p) {
+// kSplit: four warps, two per 16-row group, each taking one half (one KV block) of every chunk's
+// keys, their online softmax states merged at the end (half 0 first). A row's arithmetic is the same
+// whatever the tile's size, and a warp's serial chain per chunk is half as long: at batch 1 the
+// kernel is bound by that chain (two warps on an SM, one of them idle), not by memory.
+template <int D, bool kSplit>
+__global__ void __launch_bounds__(kSplit ? 128 : 64) attentionMmaKernel(const AttnParams p) {
+    constexpr int kThreads = kSplit ? 128 : 64;
+    constexpr int kNT = kSplit ? 2 : kKeys / 8;  // 8-key tiles of a chunk per warp
     constexpr int kLd = D + 8;  // halves per shared row: rows 16 bytes apart in banks, conflict-free ldmatrix
     __shared__ __align__(16) __half Qs[kAttnMaxRows][kLd];
     __shared__ __align__(16) __half Ks[2][kKeys][kLd];
     __shared__ __align__(16) __half Vs[2][kKeys][kLd];
     __shared__ float mergeL[kAttnMaxRows];
     __shared__ int mergeFlag;
-    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, g = lane >> 2, tq = lane & 3;
+    const int tid = threadIdx.x, lane = tid & 31, g = lane >> 2, tq = lane & 3;
+    const int warp = kSplit ? tid >> 6 : tid >> 5;          // this warp's 16-row group
+    const int keyOff = kSplit ? ((tid >> 5) & 1) * 16 : 0;  // and its keys in each chunk
     // Metadata and block tables come from the host before the step: read before the wait.
     const AttnTile tile = p.tiles[blockIdx.x];
     const AttnSeq sq = p.seqs[tile.seq];
@@ -68,7 +78,7 @@ __global__ void __launch_bounds__(64) attentionMmaKernel(const AttnParams p) {
 
     auto issue = [&](int c, int st) {
         constexpr int kVecs = D / 8;  // 16-byte pieces of a row
-        for (int task = tid; task < 2 * kKeys * kVecs; task += 64) {
+        for (int task = tid; task < 2 * kKeys * kVecs; task += kThreads) {
             const int kv = task / (kKeys * kVecs), rem = task - kv * kKeys * kVecs;
             const int key = rem / kVecs, v = rem - key * kVecs;
             const int abs = kBase + c * kKeys + key;
@@ -94,7 +104,7 @@ __global__ void __launch_bounds__(64) attentionMmaKernel(const AttnParams p) {
     // The rows of the warps that compute (zeros past the tile's rows), four loads in flight.
     const int rowsUsed = (nRows + 15) & ~15;
 #pragma unroll 4
-    for (int e = tid; e < rowsUsed * D / 2; e += 64) {
+    for (int e = tid; e < rowsUsed * D / 2; e += kThreads) {
         const int r = e / (D / 2), d = 2 * (e - r * (D / 2));
         float2 v = make_float2(0.f, 0.f);
         if (r < nRows) {
@@ -128,27 +138,27 @@ __global__ void __launch_bounds__(64) attentionMmaKernel(const AttnParams p) {
             continue;
         }
         const int st = c & 1;
-        float s[kKeys / 8][4];
+        float s[kNT][4];
 #pragma unroll
-        for (int n = 0; n < kKeys / 8; ++n)
+        for (int n = 0; n < kNT; ++n)
 #pragma unroll
             for (int k = 0; k < 4; ++k) s[n][k] = 0.f;
 #pragma unroll
         for (int kk = 0; kk < D / 16; ++kk)
 #pragma unroll
-            for (int n0 = 0; n0 < kKeys / 8; n0 += 2) {
+            for (int n0 = 0; n0 < kNT; n0 += 2) {
                 uint32_t b[4];
-                ldmatrixX4(b, &Ks[st][(n0 + (lane >> 4)) * 8 + (lane & 7)][kk * 16 + ((lane >> 3) & 1) * 8]);
+                ldmatrixX4(b, &Ks[st][keyOff + (n0 + (lane >> 4)) * 8 + (lane & 7)][kk * 16 + ((lane >> 3) & 1) * 8]);
                 mma16816(s[n0], qf[kk][0], qf[kk][1], qf[kk][2], qf[kk][3], b[0], b[1]);
                 mma16816(s[n0 + 1], qf[kk][0], qf[kk][1], qf[kk][2], qf[kk][3], b[2], b[3]);
             }
         // Scale and mask; the chunk's row maxima over the quad of lanes that share a row.
         float mxA = -INFINITY, mxB = -INFINITY;
 #pragma unroll
-        for (int n = 0; n < kKeys / 8; ++n)
+        for (int n = 0; n < kNT; ++n)
 #pragma unroll
             for (int k = 0; k < 4; ++k) {
-                const int key = kBase + c * kKeys + n * 8 + 2 * tq + (k & 1);
+                const int key = kBase + c * kKeys + keyOff + n * 8 + 2 * tq + (k & 1);
                 const float v = s[n][k] * p.scale;
                 s[n][k] = key <= (k < 2 ? posA : posB) && key < kEnd ? v : -INFINITY;
                 if (k < 2) mxA = fmaxf(mxA, s[n][k]);
@@ -167,7 +177,7 @@ __global__ void __launch_bounds__(64) attentionMmaKernel(const AttnParams p) {
         lA *= cA;
         lB *= cB;
 #pragma unroll
-        for (int n = 0; n < kKeys / 8; ++n)
+        for (int n = 0; n < kNT; ++n)
 #pragma unroll
             for (int k = 0; k < 4; ++k) {
                 const float m = k < 2 ? nA : nB;
@@ -185,7 +195,7 @@ __global__ void __launch_bounds__(64) attentionMmaKernel(const AttnParams p) {
         }
         // O += P·V, P as high + low f16 parts.
 #pragma unroll
-        for (int ks = 0; ks < kKeys / 16; ++ks) {
+        for (int ks = 0; ks < kNT / 2; ++ks) {
             // A fragment: rows A / B (c0 c1 / c2 c3) of the key tiles 2ks and 2ks + 1.
             uint32_t hi[4], lo[4];
             splitHalf2(s[2 * ks][0], s[2 * ks][1], hi[0], lo[0]);
@@ -195,7 +205,7 @@ __global__ void __launch_bounds__(64) attentionMmaKernel(const AttnParams p) {
 #pragma unroll
             for (int nd = 0; nd < D / 8; nd += 2) {
                 uint32_t b[4];
-                ldmatrixX4Trans(b, &Vs[st][ks * 16 + ((lane >> 3) & 1) * 8 + (lane & 7)][(nd + (lane >> 4)) * 8]);
+                ldmatrixX4Trans(b, &Vs[st][keyOff + ks * 16 + ((lane >> 3) & 1) * 8 + (lane & 7)][(nd + (lane >> 4)) * 8]);
                 mma16816(o[nd], hi[0], hi[1], hi[2], hi[3], b[0], b[1]);
                 mma16816(o[nd], lo[0], lo[1], lo[2], lo[3], b[0], b[1]);
                 mma16816(o[nd + 1], hi[0], hi[1], hi[2], hi[3], b[2], b[3]);
@@ -210,12 +220,47 @@ __global__ void __launch_bounds__(64) attentionMmaKernel(const AttnParams p) {
         lA += __shfl_xor_sync(0xFFFFFFFFu, lA, off);
         lB += __shfl_xor_sync(0xFFFFFFFFu, lB, off);
     }
+    if constexpr (kSplit) {
+        // The second key half's state through shared memory (the key stages are free: the loop
+        // ended with a barrier), merged into the first half's warp, which writes the rows.
+        constexpr int kPer = D / 8 * 4 + 4;  // floats per lane
+        float* x = reinterpret_cast<float*>(&Ks[0][0][0]) + (warp * 32 + lane) * kPer;
+        if (keyOff) {
+#pragma unroll
+            for (int n = 0; n < D / 8; ++n)
+#pragma unroll
+                for (int k = 0; k < 4; ++k) x[n * 4 + k] = o[n][k];
+            x[D / 2] = mA;
+            x[D / 2 + 1] = mB;
+            x[D / 2 + 2] = lA;
+            x[D / 2 + 3] = lB;
+        }
+        __syncthreads();
+        if (!keyOff) {
+            const float m2A = x[D / 2], m2B = x[D / 2 + 1];
+            const float MA = fmaxf(mA, m2A), MB = fmaxf(mB, m2B);
+            const float fA = mA == -INFINITY ? 0.f : expf(mA - MA), gA = m2A == -INFINITY ? 0.f : expf(m2A - MA);
+            const float fB = mB == -INFINITY ? 0.f : expf(mB - MB), gB = m2B == -INFINITY ? 0.f : expf(m2B - MB);
+#pragma unroll
+            for (int n = 0; n < D / 8; ++n) {
+                o[n][0] = o[n][0] * fA + x[n * 4] * gA;
+                o[n][1] = o[n][1] * fA + x[n * 4 + 1] * gA;
+                o[n][2] = o[n][2] * fB + x[n * 4 + 2] * gB;
+                o[n][3] = o[n][3] * fB + x[n * 4 + 3] * gB;
+            }
+            lA = lA * fA + x[D / 2 + 2] * gA;
+            lB = lB * fB + x[D / 2 + 3] * gB;
+            mA = MA;
+            mB = MB;
+        }
+    }
+    const bool writer = !keyOff;  // the warp that holds a row group's final state
     if (nParts > 1) {
         // Unnormalized output, max and sum per row for the merge; the last CTA of the tile merges.
 #pragma unroll
         for (int half = 0; half < 2; ++half) {
             const int r = half ? rB : rA;
-            if (!active || r >= nRows) continue;
+            if (!writer || !active || r >= nRows) continue;
             const int64_t row = partitionRow(p, tile, kvh, r) + part;
             float* po = p.partO + row * D;
 #pragma unroll
@@ -227,14 +272,14 @@ __global__ void __launch_bounds__(64) attentionMmaKernel(const AttnParams p) {
             }
         }
         // The key stages are free (the loop ended with a barrier): merge weights go there.
-        mergeAttentionPartitions<64>(p, tile, kvh, nRows, nParts, reinterpret_cast<float*>(&Ks[0][0][0]), mergeL, &mergeFlag);
+        mergeAttentionPartitions<kThreads>(p, tile, kvh, nRows, nParts, reinterpret_cast<float*>(&Ks[0][0][0]), mergeL, &mergeFlag);
         return;
     }
     const float iA = lA > 0.f ? 1.f / lA : 0.f, iB = lB > 0.f ? 1.f / lB : 0.f;
 #pragma unroll
     for (int half = 0; half < 2; ++half) {
         const int r = half ? rB : rA;
-        if (r >= nRows) continue;
+        if (!writer || r >= nRows) continue;
         const float inv = half ? iB : iA;
         const int tok = tile.tokenBegin + r / G, head = kvh * G + r % G;
         float* out = p.out + tok * qStride + static_cast<int64_t>(head) * D;
@@ -254,8 +299,17 @@ cudaError_t launchAttentionMma(const AttnParams& p, int nTiles, cudaStream_t s) 
         p.partitions > kAttnMaxPartitions)
         return cudaErrorInvalidValue;
     const dim3 grid(nTiles, p.Hkv, p.partitions);
-    if (p.D == 64) return launchKernel(attentionMmaKernel<64>, grid, 64, 0, s, p);
-    return launchKernel(attentionMmaKernel<128>, grid, 64, 0, s, p);
+    // HEARTH_CUDA_MMA_SPLIT=1: the split-keys variant (four warps).
+    static const bool split = [] {
+        const char* v = std::getenv("HEARTH_CUDA_MMA_SPLIT");
+        return v && std::atoi(v) == 1;
+    }();
+    if (split) {
+        if (p.D == 64) return launchKernel(attentionMmaKernel<64, true>, grid, 128, 0, s, p);
+        return launchKernel(attentionMmaKernel<128, true>, grid, 128, 0, s, p);
+    }
+    if (p.D == 64) return launchKernel(attentionMmaKernel<64, false>, grid, 64, 0, s, p);
+    return launchKernel(attentionMmaKernel<128, false>, grid, 64, 0, s, p);
 }
 
 }  // namespace hearth::cuda
