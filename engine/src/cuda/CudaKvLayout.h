@@ -7,10 +7,11 @@
 //   F16: headDim halves; Q8_0: headDim/32 blocks of 34 bytes (byte-identical with the CPU's rows);
 //   FP8 E4M3: headDim bytes, with one f32 scale per row in the scale areas (empty for F16 / Q8_0).
 // Why layer-major: a decode step's attention reads, per layer, a few kilobytes from each of the
-// sequence's blocks; with blocks as contiguous 2 MiB units (all layers) every block was its own
-// 2 MiB page, a TLB miss per block and layer once the weights had streamed through in between
-// (attention took ~17 us a layer at batch 1 on the H200). A block copied to or from the host is
-// still one unit there, its layers in order: blockBytes() bytes (a strided copy on the device).
+// sequence's blocks; block-major, each of those reads was in a different 2 MiB unit (a page each).
+// Layer-major they lie together. On the H200 this measured the same decode speed (batch-1 attention
+// is bound by its kernels' serial latency, not by address translation), and the RAM tier's restore
+// the same 51 GB/s: kept for the smaller TLB footprint. A block copied to or from the host is still
+// one unit there, its layers in order: blockBytes() bytes (a strided copy on the device).
 // Invariant: blockBytes() = nLayers * layerBytes(), every in-layer offset + its extent lies inside
 // layerBytes(), and scale areas are 4-byte aligned (row areas are multiples of 16 * rowBytes).
 
