@@ -176,7 +176,7 @@ cudaError_t launchGemv(const GemvParams& p, int grid, cudaStream_t s);
 bool gemvSupports(int type);
 // The lean matrix-vector kernel for Q4_K / Q5_K / Q6_K (KQuantGemv.cu); launchGemv picks it for
 // those types unless HEARTH_CUDA_GENERIC_GEMV is set (measuring).
-bool kquantGemvSupports(int type, int cols);
+bool kquantGemvSupports(int type, int cols, int64_t rowBytes);
 cudaError_t launchKQuantGemv(const GemvParams& p, int grid, cudaStream_t s);
 // Rows [rowBegin, rowBegin + nRows) of w (or rows rowIndex[0..nRows) when rowIndex is set) as
 // f32 (toHalf false) or f16, [nRows][cols].

@@ -52,10 +52,7 @@ __global__ void __launch_bounds__(128) denseGemvKernel(const GemvParams p) {
     const int tBase = static_cast<int>(blockIdx.y) * MaxT;  // this CTA's slice of the tokens
     const int T = min(MaxT, p.T - tBase);
     float acc[2][MaxT];
-#pragma unroll
-    for (int s = 0; s < 2; ++s)
-#pragma unroll
-        for (int t = 0; t < MaxT; ++t) acc[s][t] = 0.f;
+    gemvZero(acc);
 
     const bool vec = p.copyWidth >= 16 && (p.cols % D::kPerVec) == 0;
     const int nv = vec ? p.cols / D::kPerVec : 0;

@@ -22,21 +22,18 @@ struct GemvRows {
     int seg;
 };
 
-__device__ __forceinline__ GemvRows gemvRows(const GemvParams& p) {
+// Row slots of warp q of segment s (q counted from the segment's first row pair).
+__device__ __forceinline__ GemvRows gemvPairRows(const GemvParams& p, int s, int q) {
     GemvRows r;
-    const int warp = threadIdx.x >> 5;
-    int s = 0;
-    while (s + 1 < p.nSeg && static_cast<int>(blockIdx.x) >= p.seg[s + 1].ctaBegin) ++s;
     r.seg = s;
     const GemvSeg& g = p.seg[s];
     if (p.mode == 2) {
-        const int row = (static_cast<int>(blockIdx.x) - g.ctaBegin) * kGemvWarps + warp;
-        r.row[0] = r.row[1] = row;
+        r.row[0] = r.row[1] = q;
         r.w[0] = p.seg[0].w;
         r.w[1] = p.seg[1].w;
-        r.ok[0] = r.ok[1] = row < p.seg[0].rows;
+        r.ok[0] = r.ok[1] = q < p.seg[0].rows;
     } else {
-        const int row = ((static_cast<int>(blockIdx.x) - g.ctaBegin) * kGemvWarps + warp) * p.rowsPerWarp;
+        const int row = q * p.rowsPerWarp;
         r.row[0] = row;
         r.row[1] = row + 1;
         r.w[0] = r.w[1] = g.w;
@@ -44,6 +41,21 @@ __device__ __forceinline__ GemvRows gemvRows(const GemvParams& p) {
         r.ok[1] = p.rowsPerWarp == 2 && row + 1 < g.rows;
     }
     return r;
+}
+
+// This warp's row slots when every warp of the launch owns one pair (a CTA per four pairs).
+__device__ __forceinline__ GemvRows gemvRows(const GemvParams& p) {
+    int s = 0;
+    while (s + 1 < p.nSeg && static_cast<int>(blockIdx.x) >= p.seg[s + 1].ctaBegin) ++s;
+    return gemvPairRows(p, s, (static_cast<int>(blockIdx.x) - p.seg[s].ctaBegin) * kGemvWarps + (threadIdx.x >> 5));
+}
+
+template <int MaxT>
+__device__ __forceinline__ void gemvZero(float (&acc)[2][MaxT]) {
+#pragma unroll
+    for (int s = 0; s < 2; ++s)
+#pragma unroll
+        for (int t = 0; t < MaxT; ++t) acc[s][t] = 0.f;
 }
 
 __device__ __forceinline__ float warpSum(float v) {

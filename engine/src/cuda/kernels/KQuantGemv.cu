@@ -185,26 +185,6 @@ __device__ __forceinline__ float quarterDot(const Quarter& w, const int (&x)[16]
     }
 }
 
-// Row slots of pair q of a single-segment launch (GemvCommon.cuh's layout for one warp).
-__device__ __forceinline__ GemvRows pairRows(const GemvParams& p, int q) {
-    GemvRows r;
-    r.seg = 0;
-    const GemvSeg& g = p.seg[0];
-    if (p.mode == 2) {
-        r.row[0] = r.row[1] = q;
-        r.w[0] = p.seg[0].w;
-        r.w[1] = p.seg[1].w;
-        r.ok[0] = r.ok[1] = q < g.rows;
-    } else {
-        r.row[0] = q * p.rowsPerWarp;
-        r.row[1] = r.row[0] + 1;
-        r.w[0] = r.w[1] = g.w;
-        r.ok[0] = r.row[0] < g.rows;
-        r.ok[1] = p.rowsPerWarp == 2 && r.row[1] < g.rows;
-    }
-    return r;
-}
-
 // A launch of one segment may have fewer CTAs than row pairs (launchKQuantGemv sizes it to what
 // is resident at once): each warp then takes pairs warp, warp + all warps, ..., and its copies run
 // on across its pairs (the piece after next is in flight whichever pair it belongs to), instead of
@@ -220,16 +200,13 @@ __global__ void __launch_bounds__(128) kquantGemvKernel(const GemvParams p) {
     const int tBase = static_cast<int>(blockIdx.y) * MaxT;
     const int T = min(MaxT, p.T - tBase);
     float acc[2][MaxT];
-#pragma unroll
-    for (int s = 0; s < 2; ++s)
-#pragma unroll
-        for (int t = 0; t < MaxT; ++t) acc[s][t] = 0.f;
+    gemvZero(acc);
 
     const bool flat = p.nSeg == 1;
     const int firstPair = static_cast<int>(blockIdx.x) * kGemvWarps + warp, stride = static_cast<int>(gridDim.x) * kGemvWarps;
     const int totalPairs = p.mode == 2 ? p.seg[0].rows : (p.seg[0].rows + p.rowsPerWarp - 1) / p.rowsPerWarp;
     const int myPairs = !flat ? 1 : (firstPair < totalPairs ? (totalPairs - 1 - firstPair) / stride + 1 : 0);
-    auto rowsOf = [&](int k) { return flat ? pairRows(p, firstPair + k * stride) : gemvRows(p); };
+    auto rowsOf = [&](int k) { return flat ? gemvPairRows(p, 0, firstPair + k * stride) : gemvRows(p); };
 
     const int nb = p.cols / 256, nPieces = (nb + kPieceBlocks - 1) / kPieceBlocks;
     const int nItems = myPairs * nPieces;  // (pair, piece) in order
@@ -289,10 +266,7 @@ __global__ void __launch_bounds__(128) kquantGemvKernel(const GemvParams p) {
         else cpCommit();
         if (++pc == nPieces) {
             gemvEpilogue<MaxT>(p, r, acc, tBase, T);
-#pragma unroll
-            for (int s = 0; s < 2; ++s)
-#pragma unroll
-                for (int t = 0; t < MaxT; ++t) acc[s][t] = 0.f;
+            gemvZero(acc);
             pc = 0;
             if (++k < myPairs) r = rowsOf(k);
         }
@@ -335,10 +309,12 @@ cudaError_t launchType(const GemvParams& p, int grid, cudaStream_t s) {
 
 }  // namespace
 
-bool kquantGemvSupports(int type, int cols) { return (type == 12 || type == 13 || type == 14) && cols % 256 == 0; }
+bool kquantGemvSupports(int type, int cols, int64_t rowBytes) {
+    return (type == 12 || type == 13 || type == 14) && cols % 256 == 0 && rowBytes % 16 == 0;
+}
 
 cudaError_t launchKQuantGemv(const GemvParams& p, int grid, cudaStream_t s) {
-    if (!kquantGemvSupports(p.type, p.cols) || p.rowBytes % 16 != 0) return cudaErrorInvalidValue;
+    if (!kquantGemvSupports(p.type, p.cols, p.rowBytes)) return cudaErrorInvalidValue;
     switch (p.type) {
         case 12: return launchType<12>(p, grid, s);
         case 13: return launchType<13>(p, grid, s);

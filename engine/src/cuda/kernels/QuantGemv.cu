@@ -54,10 +54,7 @@ __global__ void __launch_bounds__(128) quantGemvKernel(const GemvParams p) {
     const int tBase = static_cast<int>(blockIdx.y) * MaxT;  // this CTA's slice of the tokens
     const int T = min(MaxT, p.T - tBase);
     float acc[2][MaxT];
-#pragma unroll
-    for (int s = 0; s < 2; ++s)
-#pragma unroll
-        for (int t = 0; t < MaxT; ++t) acc[s][t] = 0.f;
+    gemvZero(acc);
 
     const int nPieces = (p.cols + kPiece - 1) / kPiece;
     const int unitsPerRow = p.cols / 32;
@@ -141,7 +138,7 @@ bool gemvSupports(int type) {
 cudaError_t launchGemv(const GemvParams& p, int grid, cudaStream_t s) {
     if (p.T < 1 || gemvTokenSlices(p.T) > 65535) return cudaErrorInvalidValue;
     static const bool generic = std::getenv("HEARTH_CUDA_GENERIC_GEMV") != nullptr;
-    if (!generic && p.rowBytes % 16 == 0 && kquantGemvSupports(p.type, p.cols)) return launchKQuantGemv(p, grid, s);
+    if (!generic && kquantGemvSupports(p.type, p.cols, p.rowBytes)) return launchKQuantGemv(p, grid, s);
     switch (p.type) {
         case 2: return launchType<2>(p, grid, s);
         case 3: return launchType<3>(p, grid, s);
