@@ -3,7 +3,7 @@
 # carried in .carry/pack.tar.gz or .tar.xz (bin/, lib/, shared/ with the test models), then runs the CUDA
 # tests (HEARTH_TEST_FILTER: a gtest filter), compute-sanitizer, the benchmarks named in $HEARTH_BENCH
 # ("shape:mix:tests[:inv[:VAR=value,VAR2=value]] ...": one hearth-gpu-bench run each, with those
-# variables set, for A/B runs of a switch; a shape and mix is generated once and reused) and, with
+# variables set, for A/B runs of a switch; HEARTH_BENCH_SEQS: the aggregate test's sequence counts; a shape and mix is generated once and reused) and, with
 # HEARTH_SPEC=1, the speculative-decoding bench.
 # Logs go to $OUT. Build and pack on the development machine with bench/gpu/pack.sh.
 set -u
@@ -51,7 +51,7 @@ for spec in ${HEARTH_BENCH:-}; do
   echo "== $spec" >> "$OUT/bench.log"
   # shellcheck disable=SC2086
   t bench ${HEARTH_BENCH_LIMIT:-200} env ${envs//,/ } bin/hearth-gpu-bench --shape "$shape" --mix "$mix" "${src[@]}" \
-    --tests "$tests" --dir "$dir" --batch-invariant "$inv" --json "$OUT/bench.jsonl"
+    --tests "$tests" --dir "$dir" --batch-invariant "$inv" --json "$OUT/bench.jsonl" ${HEARTH_BENCH_SEQS:+--seqs $HEARTH_BENCH_SEQS}
 done
 ncu_summary() {
   python3 - "$1" <<'PY'
@@ -68,6 +68,14 @@ for r in csv.DictReader(rows):
     elif m.startswith("dram__bytes"): a["b"] += v
     else: a[m] += v
 total = sum(a["t"] for a in agg.values())
+stall = re.compile(r"smsp__average_warps_issue_stalled_(.*)_per_issue_active\.ratio")
+print("per kernel: issue slots busy %, tensor pipe %, the largest stall reasons (warps per issue)")
+for n, a in sorted(agg.items(), key=lambda x: -x[1]["t"])[:8]:
+    k = max(a["n"], 1)
+    st = sorted(((v / k, stall.match(m).group(1)) for m, v in a.items() if stall.match(m)), reverse=True)[:5]
+    print("%-60s issue %5.1f%% tensor %5.1f%% | %s" % (n, a["smsp__issue_active.avg.pct_of_peak_sustained_active"] / k,
+          a["sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active"] / k,
+          " ".join("%s %.2f" % (r, v) for v, r in st)))
 print("kernel, launches, total us, share, GB/s, us/launch, regs, grid, occupancy %, warp-inst/launch")
 for n, a in sorted(agg.items(), key=lambda x: -x[1]["t"]):
     k = max(a["n"], 1)
@@ -86,7 +94,7 @@ for spec in ${HEARTH_NCU:-}; do
   model="$dir/hearth-bench-$shape-$mix.gguf"
   src=(--keep 1); [ -f "$model" ] && src=(--model "$model")
   t "ncu-$i" 240 "$ncu" --clock-control none --csv --print-units base \
-    --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,launch__registers_per_thread,launch__grid_size,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum --launch-skip "${skip:-1500}" \
+    --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,launch__registers_per_thread,launch__grid_size,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum${HEARTH_NCU_STALLS:+,smsp__issue_active.avg.pct_of_peak_sustained_active,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio} --launch-skip "${skip:-1500}" \
     --launch-count "${count:-400}" bin/hearth-gpu-bench --shape "$shape" --mix "$mix" "${src[@]}" --tests "${tests:-decode}" \
     --seqs "${seqs:-64}" --dir "$dir"
   { echo "== $spec"; ncu_summary "$OUT/ncu-$i.log"; } > "$OUT/ncu-$i.txt" 2>&1
@@ -100,5 +108,5 @@ if [ "${HEARTH_SANITIZE:-1}" = 1 ]; then
 fi
 tail -n 60 "$OUT"/tests.log | grep -E "OK|FAILED|PASSED|SKIPPED|==" | tail -30
 grep -hE "tok/s|ms |ERROR SUMMARY|== " "$OUT"/*.log 2>/dev/null | tail -60
-for f in "$OUT"/ncu-*.txt; do [ -f "$f" ] && head -30 "$f"; done
+for f in "$OUT"/ncu-*.txt; do [ -f "$f" ] && head -45 "$f"; done
 [ -f "$OUT/spec.log" ] && grep -E "^task|^\\| (off|ngram|index) \\| (1|8|32) \\|" "$OUT/spec.log"

@@ -55,6 +55,7 @@ private:
     Status ensureCapacity(int tokens, int logitRows);
     Status ensureRope(int maxPosition);
     int partitionsFor(const StepShape& sh, bool graph) const;
+    int partitionBlocksFor(const StepShape& sh) const;  // KV blocks per attention partition of a step
     Status enqueueStep(const StepShape& sh, bool sample);
     Status enqueueLayer(int li, const StepShape& sh);
     Status collect(const StepShape& sh, const Io& io, bool sample);
@@ -66,7 +67,8 @@ private:
          forceMmaAttention_ = false, decodeAttention_ = false, mmaDecode_ = false;
     DeviceCaps caps_;
     int fixedPartitionBlocks_ = 0, maxPartitions_ = 1;  // batch-invariant attention partitions
-    int partitionBlocks_ = 0;                          // KV blocks per attention partition otherwise
+    int partitionBlocks_ = 0;                          // KV blocks per attention partition otherwise (one sequence)
+    bool scalePartitions_ = true;                      // ... times a factor for many sequences (partitionBlocksFor)
     std::string name_, deviceName_;
     ModelConfig cfg_;
     std::vector<float> ropeFreqs_;

@@ -33,6 +33,7 @@ Status LinearOps::init(int maxRows, int maxCols, uint64_t dequantBytes, cudaStre
     stream_ = stream;
     caps_ = caps;
     if (const char* v = std::getenv("HEARTH_CUDA_GEMV_ROWS")) gemvRowsPerWarp_ = std::atoi(v) == 1 ? 1 : 2;
+    if (const char* v = std::getenv("HEARTH_CUDA_GEMV_MAX_T")) quantGemvMaxT_ = std::clamp(std::atoi(v), 1, kGemvMaxT);
     if (caps_.tensorCores && !partial_.size()) HEARTH_TRY(partial_.allocate(16ull << 20, "split-K partial sums"));
     maxRows_ = maxRows;
     maxCols_ = maxCols;
@@ -53,10 +54,10 @@ Status LinearOps::init(int maxRows, int maxCols, uint64_t dequantBytes, cudaStre
     return Status::success();
 }
 
-int LinearOps::gemvLimit(int t) {
+int LinearOps::gemvLimit(int t) const {
     // Dense weights: the matrix-vector kernel's per-token cost grows quickly (every weight is one
     // FMA per token), so cuBLAS takes over earlier; measured on the H200 with F16 at 8 tokens.
-    return (t == 0 || t == 1 || t == 30) ? kDenseGemvMaxT : kGemvMaxT;
+    return (t == 0 || t == 1 || t == 30) ? kDenseGemvMaxT : quantGemvMaxT_;
 }
 
 bool LinearOps::useGemv(int rows, int type) const {

@@ -71,7 +71,7 @@ public:
     Status gatedFfn(const LinearInput& in, const DevTensor& gate, const DevTensor& up, float* out, float* upScratch);
 
     static int gemvFormat(int type);
-    static int gemvLimit(int type);  // most rows the matrix-vector kernels take for this weight type
+    int gemvLimit(int type) const;  // most rows the matrix-vector kernels take for this weight type
     static int gemmFormat(int type);
 
 private:
@@ -88,6 +88,7 @@ private:
     DeviceCaps caps_;
     bool batchInvariant_ = false;
     int gemvRowsPerWarp_ = 2;
+    int quantGemvMaxT_ = kGemvMaxT;  // HEARTH_CUDA_GEMV_MAX_T (measuring): fewer rows to the tensor-core kernel
     cudaStream_t stream_ = nullptr;
     cublasHandle_t blas_ = nullptr;
     DeviceBuffer actQ_, actScale_, actSum_, actHalf_, actF32_, dequant_, workspace_, partial_;

@@ -79,16 +79,23 @@ TEST(CudaTensorCores, QuantizedMatrixProductMatchesCpuAndCublas) {
         auto q = quantizeModel(qp);
         ASSERT_TRUE(q.ok()) << q.error().toString();
         auto fused = gpuBackend(path);
+        // From 2 tokens on (instead of from 9) the tensor-core kernel (its one-tile form) in one
+        // backend and dequantization + cuBLAS, the path it is compared with, in the other.
+        setenv("HEARTH_CUDA_GEMV_MAX_T", "1", 1);
+        auto fusedSmall = gpuBackend(path);
         setenv("HEARTH_CUDA_NO_MMA", "1", 1);
         auto cublas = gpuBackend(path);
         unsetenv("HEARTH_CUDA_NO_MMA");
+        unsetenv("HEARTH_CUDA_GEMV_MAX_T");
         auto cpu = cpuBackend(path);
-        ASSERT_TRUE(fused.ok() && cublas.ok() && cpu.ok());
+        ASSERT_TRUE(fused.ok() && cublas.ok() && fusedSmall.ok() && cpu.ok());
         const size_t V = (*fused)->vocabSize();
-        for (int T : {9, 24, 64}) {
+        // Every tile count the kernel is built for (1, 2, 4, 8 tiles of 8 tokens), full and partial.
+        for (int T : {6, 9, 24, 40, 64}) {
             const auto toks = randomTokens(T, static_cast<int>(V), 7u + static_cast<uint32_t>(T));
             const auto table = blockRun(0, T);
-            const auto a = runSlice(**fused, toks, 0, table, true), b = runSlice(**cublas, toks, 0, table, true);
+            const auto a = runSlice(T <= 8 ? **fusedSmall : **fused, toks, 0, table, true);
+            const auto b = runSlice(**cublas, toks, 0, table, true);
             const auto c = runSlice(**cpu, toks, 0, table, true);
             Agreement fusedVsCpu, cublasVsCpu;
             fusedVsCpu.add(a, c, V);
@@ -103,7 +110,9 @@ TEST(CudaTensorCores, QuantizedMatrixProductMatchesCpuAndCublas) {
             // mean and loose on the worst row; a misread block, row or token gives errors of order 1.
             EXPECT_LE(fusedVsCpu.mean(), 2.0 * cublasVsCpu.mean() + 5e-3) << mix << " T=" << T;
             EXPECT_LE(fusedVsCpu.worst, 0.15) << mix << " T=" << T;
-            EXPECT_GE(fusedVsCpu.same * 100, fusedVsCpu.rows * 85) << mix << " T=" << T;
+            // 85% of the rows' top-1, or all but one (few rows).
+            EXPECT_TRUE(fusedVsCpu.same * 100 >= fusedVsCpu.rows * 85 || fusedVsCpu.same + 1 >= fusedVsCpu.rows)
+                << mix << " T=" << T << ": top-1 " << fusedVsCpu.same << "/" << fusedVsCpu.rows;
         }
         // Decode steps of 16 sequences (one token each) after their prompts: the batched-decode shape.
         const int n = 16;

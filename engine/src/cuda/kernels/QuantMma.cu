@@ -34,7 +34,7 @@ namespace {
 constexpr int kBM = 128, kBK = 256, kWarps = 8, kThreads = kWarps * 32;
 constexpr int kXRowBytes = kBK * 2;  // one token's f16 inputs of a K step
 constexpr int kUnits = kBK / 32;     // 32-element units of a K step
-constexpr int kStaticSmem = kBM * (kUnits + 1) * 8;  // the kernel's static shared memory (the factor table)
+constexpr int kStaticSmem = kBM * (2 * kUnits + 1) * 4;  // the kernel's static shared memory (the factor table)
 
 template <int TT> struct MmaShape {
     static constexpr int kSpan = kBK / QType<TT>::kElems * QType<TT>::kBytes;  // bytes of a row's K step
@@ -70,30 +70,48 @@ __device__ __forceinline__ uint32_t unitFactors(const Unit& u, int upper) {
 }
 
 // A fragments of one unit for slot rows A (lane group g) and B (g + 8): frag[h] = {a0, a1, a2, a3}
-// of k16 half h. fac: the rows' packed (scale, add) of this lane's unit half (unitFactors).
+// of k16 half h. fac: the rows' packed (scale, add) of this lane's unit half (unitFactors). Rows
+// past the matrix decode whatever the shared memory holds: an output row depends on its own A row
+// only, and those rows' outputs are never stored.
 template <int TT>
 __device__ __forceinline__ void unitFragments(const uint8_t* blkA, const uint8_t* blkB, int j, int tq, uint32_t facA,
-                                              uint32_t facB, bool okA, bool okB, uint32_t (&frag)[2][4]) {
+                                              uint32_t facB, uint32_t (&frag)[2][4]) {
     using Q = QType<TT>;
     const uint8_t* blk[2] = {blkA, blkB};
     const uint32_t fac[2] = {facA, facB};
-    const bool ok[2] = {okA, okB};
 #pragma unroll
     for (int r = 0; r < 2; ++r) {
         const __half2 f = asHalf2(fac[r]);
         const __half2 sc = __low2half2(f), ad = __high2half2(f);
         bytesToHalf(Q::word(blk[r], j, 2 * tq), sc, ad, frag[0][r], frag[0][r + 2]);
         bytesToHalf(Q::word(blk[r], j, 2 * tq + 1), sc, ad, frag[1][r], frag[1][r + 2]);
-        if (!ok[r]) frag[0][r] = frag[0][r + 2] = frag[1][r] = frag[1][r + 2] = 0u;
     }
 }
 
-template <int TT>
-__global__ void __launch_bounds__(kThreads) quantMmaKernel(const MmaParams p) {
+// mma16816 without `volatile`: the compiler may interleave these with the dequantization.
+__device__ __forceinline__ void mmaTile(float (&c)[4], const uint32_t (&a)[4], uint32_t b0, uint32_t b1) {
+    asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+        : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+// Two CTAs per multiprocessor where two stages of each fit in a Hopper multiprocessor's 228 KiB
+// (quantMmaPlan), else one with the registers that frees.
+template <int TT, int NT>
+constexpr int kMinCtas = 2 * (2 * (kBM * MmaShape<TT>::kRawLd + NT * 8 * kXRowBytes) + kStaticSmem + 1024) <= 233472 ? 2 : 1;
+
+// NT: 8-token tiles of the launch (tokens T <= 8 NT). Everything a K step does is unrolled at
+// compile time: the copies each thread issues, the eight units, the NT tiles.
+template <int TT, int NT>
+__global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantMmaKernel(const MmaParams p) {
     using Q = QType<TT>;
     using S = MmaShape<TT>;
+    constexpr int kStage = kBM * S::kRawLd + NT * 8 * kXRowBytes;
+    constexpr int kWTasks = kBM * S::kChunks, kXTasks = NT * 8 * 32;
     extern __shared__ __align__(16) uint8_t smem[];
-    __shared__ uint2 fac[kBM][kUnits + 1];  // per row and unit: packed (scale, add) of its lower, upper half (rows padded: no bank conflicts)
+    // Per row and unit: packed (scale, add) of its lower, upper half; rows padded (no bank conflicts).
+    // Each warp computes and reads only its own 16 rows' factors.
+    __shared__ uint32_t fac[kBM][2 * kUnits + 1];
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, g = lane >> 2, tq = lane & 3;
     int si = 0;
     while (si + 1 < p.nSeg && static_cast<int>(blockIdx.x) >= p.seg[si + 1].ctaBegin) ++si;
@@ -103,16 +121,23 @@ __global__ void __launch_bounds__(kThreads) quantMmaKernel(const MmaParams p) {
     const int rowBase = (static_cast<int>(blockIdx.x) - sg.ctaBegin) * (pair ? kHalf : kBM);
     auto slotRow = [&](int slot) { return rowBase + (pair ? (slot & (kHalf - 1)) : slot); };
     auto slotW = [&](int slot) { return pair ? p.seg[slot < kHalf ? 0 : 1].w : sg.w; };
+    // Where a slot's K step starts inside its copied span: the span's offset from 16-byte alignment
+    // (only the low four bits matter, so 32-bit arithmetic).
+    auto misalign = [&](int row, int ks) {
+        return static_cast<int>((static_cast<uint32_t>(row) * static_cast<uint32_t>(p.rowBytes) +
+                                 static_cast<uint32_t>(ks) * S::kSpan) & 15u);
+    };
 
-    const int nTiles = (p.T + 7) >> 3;
-    const int stageBytes = kBM * S::kRawLd + nTiles * 8 * kXRowBytes;
     const int kSteps = p.cols / kBK;
     const int ks0 = static_cast<int>(static_cast<int64_t>(kSteps) * blockIdx.y / gridDim.y);
     const int nk = static_cast<int>(static_cast<int64_t>(kSteps) * (blockIdx.y + 1) / gridDim.y) - ks0;
 
     auto issueW = [&](int ks, int st) {
-        uint8_t* raw = smem + st * stageBytes;
-        for (int task = tid; task < kBM * S::kChunks; task += kThreads) {
+        uint8_t* raw = smem + st * kStage;
+#pragma unroll
+        for (int i = 0; i < (kWTasks + kThreads - 1) / kThreads; ++i) {
+            const int task = tid + i * kThreads;
+            if (kWTasks % kThreads != 0 && task >= kWTasks) break;
             const int slot = task / S::kChunks, c = task - slot * S::kChunks;
             const int row = slotRow(slot);
             if (row >= sg.rows) continue;
@@ -121,12 +146,17 @@ __global__ void __launch_bounds__(kThreads) quantMmaKernel(const MmaParams p) {
             if (a0 + 16ull * c < start + S::kSpan) cpAsync16(raw + slot * S::kRawLd + 16 * c, slotW(slot) + a0 + 16ull * c);
         }
     };
+    // Token rows past T are left as they are: an output column depends on its own input row only.
     auto issueX = [&](int ks, int st) {
-        uint8_t* xs = smem + st * stageBytes + kBM * S::kRawLd;
-        for (int task = tid; task < p.T * 32; task += kThreads) {
+        uint8_t* xs = smem + st * kStage + kBM * S::kRawLd;
+#pragma unroll
+        for (int i = 0; i < (kXTasks + kThreads - 1) / kThreads; ++i) {
+            const int task = tid + i * kThreads;
+            if (kXTasks % kThreads != 0 && task >= kXTasks) break;
             const int t = task >> 5, c = task & 31;
-            cpAsync16(xs + t * kXRowBytes + 16 * (c ^ ((t & 1) << 2)),
-                      p.x + static_cast<int64_t>(t) * p.cols + static_cast<int64_t>(ks) * kBK + 8 * c);
+            if (t < p.T)
+                cpAsync16(xs + t * kXRowBytes + 16 * (c ^ ((t & 1) << 2)),
+                          p.x + static_cast<int64_t>(t) * p.cols + static_cast<int64_t>(ks) * kBK + 8 * c);
         }
     };
 
@@ -135,10 +165,6 @@ __global__ void __launch_bounds__(kThreads) quantMmaKernel(const MmaParams p) {
     if (nk > 0) issueW(ks0, 0);
     pdlWait();
     pdlTrigger();
-    for (int st = 0; st < p.stages; ++st) {  // token rows of the last tile past T: zeros
-        int4* pad = reinterpret_cast<int4*>(smem + st * stageBytes + kBM * S::kRawLd + p.T * kXRowBytes);
-        for (int i = tid; i < (nTiles * 8 - p.T) * kXRowBytes / 16; i += kThreads) pad[i] = make_int4(0, 0, 0, 0);
-    }
     if (nk > 0) issueX(ks0, 0);
     cpCommit();
     for (int i = 1; i < p.stages - 1; ++i) {
@@ -151,10 +177,17 @@ __global__ void __launch_bounds__(kThreads) quantMmaKernel(const MmaParams p) {
 
     const int slotA = warp * 16 + g, slotB = slotA + 8;
     const int rowA = slotRow(slotA), rowB = slotRow(slotB);
-    const bool okA = rowA < sg.rows, okB = rowB < sg.rows;
-    float acc[8][4];
+    // The factors this lane computes each step: four of its warp's (slot, unit) pairs.
+    int facSlot[4], facRow[4];
 #pragma unroll
-    for (int n = 0; n < 8; ++n)
+    for (int r = 0; r < 4; ++r) {
+        facSlot[r] = warp * 16 + ((lane + 32 * r) >> 3);
+        facRow[r] = slotRow(facSlot[r]);
+    }
+    const int facUnit = lane & 7;
+    float acc[NT][4];
+#pragma unroll
+    for (int n = 0; n < NT; ++n)
 #pragma unroll
         for (int k = 0; k < 4; ++k) acc[n][k] = 0.f;
 
@@ -169,43 +202,45 @@ __global__ void __launch_bounds__(kThreads) quantMmaKernel(const MmaParams p) {
         cpCommit();
 
         const int ks = ks0 + i;
-        const uint8_t* raw = smem + (i % p.stages) * stageBytes;
+        const uint8_t* raw = smem + (i % p.stages) * kStage;
         const uint8_t* xs = raw + kBM * S::kRawLd;
-        const uint64_t ko = static_cast<uint64_t>(ks) * S::kSpan;
-        // Every (row, unit)'s dequantization factors once, for the lanes that share them.
-        for (int task = tid; task < kBM * kUnits; task += kThreads) {
-            const int slot = task / kUnits, u = task - slot * kUnits;
-            const uint8_t* base = raw + slot * S::kRawLd + ((static_cast<uint64_t>(slotRow(slot)) * p.rowBytes + ko) & 15);
-            Unit un;
-            Q::scales(base + ((u * 32) / Q::kElems) * Q::kBytes, ((u * 32) % Q::kElems) / 32, un);
-            fac[slot][u] = make_uint2(unitFactors<Q::kKind>(un, 0), unitFactors<Q::kKind>(un, 1));
-        }
-        __syncthreads();
-        const uint8_t* baseA = raw + slotA * S::kRawLd + ((static_cast<uint64_t>(rowA) * p.rowBytes + ko) & 15);
-        const uint8_t* baseB = raw + slotB * S::kRawLd + ((static_cast<uint64_t>(rowB) * p.rowBytes + ko) & 15);
-#pragma unroll 2
-        for (int u = 0; u < kUnits; ++u) {
-            const int blk = (u * 32) / Q::kElems, j = ((u * 32) % Q::kElems) / 32;
-            const uint2 fa = fac[slotA][u], fb = fac[slotB][u];
-            uint32_t frag[2][4];
-            unitFragments<TT>(baseA + blk * Q::kBytes, baseB + blk * Q::kBytes, j, tq, tq < 2 ? fa.x : fa.y,
-                              tq < 2 ? fb.x : fb.y, okA, okB, frag);
 #pragma unroll
-            for (int nt = 0; nt < 8; ++nt) {
-                if (nt >= nTiles) break;
-                const uint4 xv = *reinterpret_cast<const uint4*>(xs + (nt * 8 + g) * kXRowBytes + 16 * ((4 * u + tq) ^ ((g & 1) << 2)));
-                mma16816(acc[nt], frag[0][0], frag[0][1], frag[0][2], frag[0][3], xv.x, xv.y);
-                mma16816(acc[nt], frag[1][0], frag[1][1], frag[1][2], frag[1][3], xv.z, xv.w);
-            }
+        for (int r = 0; r < 4; ++r) {
+            const uint8_t* base = raw + facSlot[r] * S::kRawLd + misalign(facRow[r], ks);
+            Unit un;
+            Q::scales(base + ((facUnit * 32) / Q::kElems) * Q::kBytes, ((facUnit * 32) % Q::kElems) / 32, un);
+            fac[facSlot[r]][2 * facUnit] = unitFactors<Q::kKind>(un, 0);
+            fac[facSlot[r]][2 * facUnit + 1] = unitFactors<Q::kKind>(un, 1);
         }
+        __syncwarp();
+        const uint8_t* baseA = raw + slotA * S::kRawLd + misalign(rowA, ks);
+        const uint8_t* baseB = raw + slotB * S::kRawLd + misalign(rowB, ks);
+#pragma unroll
+        for (int u = 0; u < kUnits; ++u) {
+            constexpr int kPerBlock = Q::kElems / 32;
+            const int blk = u / kPerBlock, j = u % kPerBlock;
+            uint32_t frag[2][4];
+            unitFragments<TT>(baseA + blk * Q::kBytes, baseB + blk * Q::kBytes, j, tq, fac[slotA][2 * u + (tq >> 1)],
+                              fac[slotB][2 * u + (tq >> 1)], frag);
+            uint4 xv[NT];
+#pragma unroll
+            for (int nt = 0; nt < NT; ++nt)
+                xv[nt] = *reinterpret_cast<const uint4*>(xs + (nt * 8 + g) * kXRowBytes + 16 * ((4 * u + tq) ^ ((g & 1) << 2)));
+            // Each tile's two k16 halves in the same order as before; the tiles interleaved so that
+            // consecutive instructions do not wait on each other's sums.
+#pragma unroll
+            for (int nt = 0; nt < NT; ++nt) mmaTile(acc[nt], frag[0], xv[nt].x, xv[nt].y);
+#pragma unroll
+            for (int nt = 0; nt < NT; ++nt) mmaTile(acc[nt], frag[1], xv[nt].z, xv[nt].w);
+        }
+        __syncwarp();  // the factors are rewritten next step
     }
 
     // acc[nt]: (slotA, t), (slotA, t + 1), (slotB, t), (slotB, t + 1) with t = 8 nt + 2 tq; f is
     // called with each of them that falls on a real row and token.
     auto forEachSum = [&](auto&& f) {
 #pragma unroll
-        for (int nt = 0; nt < 8; ++nt) {
-            if (nt >= nTiles) break;
+        for (int nt = 0; nt < NT; ++nt) {
 #pragma unroll
             for (int k = 0; k < 4; ++k) {
                 const int slot = k < 2 ? slotA : slotB, row = k < 2 ? rowA : rowB, t = nt * 8 + 2 * tq + (k & 1);
@@ -218,8 +253,8 @@ __global__ void __launch_bounds__(kThreads) quantMmaKernel(const MmaParams p) {
         // The up rows' sums (warps 4..7) go through shared memory to the gate rows' warps.
         cpWaitPending(0);
         __syncthreads();
-        float* up = reinterpret_cast<float*>(smem);  // [64 rows][nTiles * 8]
-        const int ldu = nTiles * 8;
+        float* up = reinterpret_cast<float*>(smem);  // [64 rows][NT * 8]
+        constexpr int ldu = NT * 8;
         if (warp >= kWarps / 2) forEachSum([&](int slot, int, int t, float v) { up[(slot - kHalf) * ldu + t] = v; });
         __syncthreads();
         if (warp >= kWarps / 2) return;
@@ -279,22 +314,41 @@ int rawLdOf(int type) {
     }
 }
 
+// 8-token tiles of a launch of T tokens: the instantiated tile counts.
+int tilesFor(int T) { return T <= 8 ? 1 : T <= 16 ? 2 : T <= 32 ? 4 : 8; }
+
 size_t smemBytes(int type, int T, int stages) {
     return static_cast<size_t>(stages) *
-           (static_cast<size_t>(kBM) * rawLdOf(type) + static_cast<size_t>((T + 7) / 8 * 8) * kXRowBytes);
+           (static_cast<size_t>(kBM) * rawLdOf(type) + static_cast<size_t>(tilesFor(T) * 8) * kXRowBytes);
 }
 
-template <int TT>
-cudaError_t launchType(const MmaParams& p, int ctas, int splits, cudaStream_t s) {
-    cudaError_t e = launchKernel(quantMmaKernel<TT>, dim3(ctas, splits), kThreads, smemBytes(TT, p.T, p.stages), s, p);
+template <int TT, int NT>
+cudaError_t launchTiles(const MmaParams& p, int ctas, int splits, cudaStream_t s) {
+    cudaError_t e = launchKernel(quantMmaKernel<TT, NT>, dim3(ctas, splits), kThreads, smemBytes(TT, p.T, p.stages), s, p);
     if (e != cudaSuccess || splits == 1) return e;
     const int64_t n = static_cast<int64_t>(p.T) * (p.mode == 2 ? p.totalRows / 2 : p.totalRows);
     return launchKernel(splitReduceKernel, static_cast<unsigned>((n + 255) / 256), 256, 0, s, p, splits);
 }
 
 template <int TT>
+cudaError_t launchType(const MmaParams& p, int ctas, int splits, cudaStream_t s) {
+    switch (tilesFor(p.T)) {
+        case 1: return launchTiles<TT, 1>(p, ctas, splits, s);
+        case 2: return launchTiles<TT, 2>(p, ctas, splits, s);
+        case 4: return launchTiles<TT, 4>(p, ctas, splits, s);
+        default: return launchTiles<TT, 8>(p, ctas, splits, s);
+    }
+}
+
+template <int TT>
 cudaError_t prepareType(int optin) {
-    return cudaFuncSetAttribute(quantMmaKernel<TT>, cudaFuncAttributeMaxDynamicSharedMemorySize, optin - kStaticSmem);
+    const int bytes = optin - kStaticSmem;
+    for (cudaError_t e : {cudaFuncSetAttribute(quantMmaKernel<TT, 1>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes),
+                          cudaFuncSetAttribute(quantMmaKernel<TT, 2>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes),
+                          cudaFuncSetAttribute(quantMmaKernel<TT, 4>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes),
+                          cudaFuncSetAttribute(quantMmaKernel<TT, 8>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)})
+        if (e != cudaSuccess) return e;
+    return cudaSuccess;
 }
 
 }  // namespace
