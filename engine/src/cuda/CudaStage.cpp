@@ -291,8 +291,12 @@ Status CudaStage::run(const ForwardBatch& b, const Io& io) {
                                         cudaMemcpyHostToDevice, stream_));
     }
     partitions_ = partitionsFor(sh, graph);
+    // One token per sequence (batched decode) or several (verification, prefill): the matrix
+    // paths differ (LinearOps::setDecodeStep), so do the graphs.
+    const bool decodeStep = b.numTokens() == static_cast<int>(b.seqs.size());
+    linear_.setDecodeStep(decodeStep);
     if (graph) {
-        const int key = (bucket * (kMaxPartitions + 1) + partitions_) * 2 + (sample ? 1 : 0);
+        const int key = ((bucket * (kMaxPartitions + 1) + partitions_) * 2 + (sample ? 1 : 0)) * 2 + (decodeStep ? 1 : 0);
         HEARTH_TRY(graphs_.launch(key, stream_, [&] { return enqueueStep(sh, sample); }));
     } else {
         HEARTH_TRY(enqueueStep(sh, sample));

@@ -1,6 +1,8 @@
 #pragma once
 // Y = X · Wᵀ for a stage's weight matrices, choosing the path by the number of rows in X:
-//  - up to gemvLimit(type) rows (kGemvMaxT; kDenseGemvMaxT for F32/F16/BF16): the fused dequant matrix-vector kernels, the input quantized (or
+//  - up to gemvLimit(type) rows (kGemvMaxT; kDenseGemvMaxT for F32/F16/BF16; kDecodeGemvMaxT in
+//    decode steps, one token per sequence, where the tensor-core kernel can take the weights):
+//    the fused dequant matrix-vector kernels, the input quantized (or
 //    converted) once for every matrix that shares it, matrices of one type fused in one launch,
 //    the residual add and the SwiGLU product fused into the epilogue;
 //  - up to kMmaMaxT rows of quantized weights: the same input rounding written as f16, weights
@@ -63,6 +65,12 @@ public:
     // On: every product goes through the matrix-vector kernels, so a row's result is bit-identical
     // whatever else shares the step (slower for prefill-sized steps).
     void setBatchInvariant(bool on) { batchInvariant_ = on; }
+    // On for steps of one token per sequence (batched decode): quantized weights take the tensor-
+    // core kernel from kDecodeGemvMaxT + 1 tokens on. Off (the default) for steps with several
+    // tokens of a sequence, whose rows then go through the same kernels as a one-token step up to
+    // kGemvMaxT tokens: a verification step of speculative decoding scores each token exactly as
+    // plain decoding would.
+    void setDecodeStep(bool on) { decodeStep_ = on; }
     uint64_t bytes() const;
 
     // Up to three projections of one input.
@@ -75,7 +83,8 @@ public:
     static int gemmFormat(int type);
 
 private:
-    bool useGemv(int rows, int type) const;
+    bool useGemv(int rows, const DevTensor& w) const;
+    bool mmaTakes(int rows, const DevTensor& w) const;  // the tensor-core kernel can run this shape
     Status prepare(const LinearInput& in, int fmt);
     Status gemv(const LinearInput& in, std::span<const Projection> projs, int mode, float* pairOut);
     Status gemm(const LinearInput& in, const Projection& p);
@@ -88,7 +97,9 @@ private:
     DeviceCaps caps_;
     bool batchInvariant_ = false;
     int gemvRowsPerWarp_ = 2;
-    int quantGemvMaxT_ = kGemvMaxT;  // HEARTH_CUDA_GEMV_MAX_T (measuring): fewer rows to the tensor-core kernel
+    bool decodeStep_ = false;
+    int decodeGemvMaxT_ = kDecodeGemvMaxT;
+    int forcedGemvMaxT_ = 0;  // HEARTH_CUDA_GEMV_MAX_T (measuring, tests): this limit for every quantized step
     cudaStream_t stream_ = nullptr;
     cublasHandle_t blas_ = nullptr;
     DeviceBuffer actQ_, actScale_, actSum_, actHalf_, actF32_, dequant_, workspace_, partial_;

@@ -34,19 +34,30 @@ TEST(CudaBatch, DecodeLogitsDoNotDependOnBatchMates) {
             runSlice(*b, kB, 0, {1});
             runSlice(*b, kC, 0, {2});
         }
-        for (int step = 0; step < 4; ++step) {
+        for (int step = 0; step < 6; ++step) {
             const int32_t tok = 300 + step;
             auto alone = runSlice(**solo, {tok}, static_cast<int32_t>(kA.size()) + step, {0});
             runSlice(**solo, {tok}, static_cast<int32_t>(kB.size()) + step, {1});
             runSlice(**solo, {tok}, static_cast<int32_t>(kC.size()) + step, {2});
-            ForwardBatch fb;  // the same three decode tokens in one step, A in the middle
+            // Steps 0..3: A and B in one step (A second), C alone. Up to kDecodeGemvMaxT (2)
+            // sequences per decode step every kernel computes a row the same way: bit-identical.
+            // Steps 4, 5: all three, and quantized weights take the tensor-core kernel (f16
+            // products instead of the matrix-vector kernels' int8 ones): close, the same top token
+            // (the batch-invariant mode keeps those bit-identical: BatchInvariantModeGivesBitIdenticalRows).
+            const bool three = step >= 4;
+            ForwardBatch fb;
             fb.addSequence({tok}, static_cast<int32_t>(kB.size()) + step, {1}, false, true);
             fb.addSequence({tok}, static_cast<int32_t>(kA.size()) + step, {0}, false, true);
-            fb.addSequence({tok}, static_cast<int32_t>(kC.size()) + step, {2}, false, true);
+            if (three) fb.addSequence({tok}, static_cast<int32_t>(kC.size()) + step, {2}, false, true);
+            else runSlice(**group, {tok}, static_cast<int32_t>(kC.size()) + step, {2});
             std::vector<float> together;
             ASSERT_TRUE((*group)->forward(fb, together).ok());
-            // Up to 8 tokens per step every kernel computes a row the same way: bit-identical.
-            for (size_t i = 0; i < V; ++i) ASSERT_EQ(alone[i], together[V + i]) << model << " step " << step << " logit " << i;
+            if (!three) {
+                for (size_t i = 0; i < V; ++i) ASSERT_EQ(alone[i], together[V + i]) << model << " step " << step << " logit " << i;
+            } else {
+                EXPECT_LE(relErr(together.data() + V, alone.data(), V), 3e-2) << model << " step " << step;
+                EXPECT_EQ(argmax(together.data() + V, V), argmax(alone.data(), V)) << model << " step " << step;
+            }
         }
     }
 }

@@ -60,10 +60,12 @@ TEST(CudaPipeline, TwoLogicalDevicesEqualOneDevice) {
         EXPECT_TRUE((*split)->canSampleOnDevice());
         const size_t V = (*single)->vocabSize();
         const StepResult a = runScenario(**single), b = runScenario(**split);
-        // Micro-batches change which kernels a prefill step uses (fewer tokens per call), so
-        // prefill is compared with a tolerance; decode steps run the same kernels per row.
+        // Micro-batches change which kernels a step uses (fewer tokens per call: three decode
+        // tokens take the tensor-core kernel for quantized weights, micro-batches of one or two
+        // the matrix-vector kernels), so both are compared with a tolerance; decode's fits f16
+        // against int8 products (2% measured on the H200 for the Q4_K_M model).
         expectClose(b.prefill, a.prefill, V, 1e-2, "two logical devices, prefill");
-        expectClose(b.decode, a.decode, V, 1e-2, "two logical devices, decode");
+        expectClose(b.decode, a.decode, V, 3e-2, "two logical devices, decode");
 
         // The pipeline's KV block is the stages' parts: a round trip through the host restores it.
         std::vector<uint8_t> host((*split)->kvBlockBytes(KvDType::F16));

@@ -202,9 +202,11 @@ __global__ void copyRowsKernel(float* dst, const float* src, const int32_t* rowI
 
 cudaError_t launchActPrep(const ActPrepParams& p, cudaStream_t s) {
     if (p.rows <= 0) return cudaSuccess;
-    // Few rows (decode): a wide CTA per row, since the rows run one after another on few SMs.
+    // Up to about a CTA per multiprocessor (decode, batched decode): a wide CTA per row, its warps
+    // taking the row's chunks side by side instead of a few warps walking them in turn (64 rows of
+    // a batched step: 256-thread CTAs took 7 us a launch on the H200, bound by that walk's latency).
     if (p.cols > kActMaxChunks * kActChunk) return cudaErrorInvalidValue;
-    if (p.rows <= 16) return launchKernel(actPrepKernel<1024>, p.rows, 1024, 0, s, p);
+    if (p.rows <= 128) return launchKernel(actPrepKernel<1024>, p.rows, 1024, 0, s, p);
     return launchKernel(actPrepKernel<256>, p.rows, 256, 0, s, p);
 }
 

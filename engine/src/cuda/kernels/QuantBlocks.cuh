@@ -59,9 +59,13 @@ __device__ __forceinline__ int q3Scale(const uint8_t* s, int i) {
 
 // Each type decodes a unit j of the block at b in two parts: scales() sets the unit's scales and
 // mins, word(w) returns elements 4w..4w+3 as four signed bytes (w in 0..7, any w independently, so
-// a consumer can decode only the words it needs). unit() is both, for all eight words.
+// a consumer can decode only the words it needs). unit() is both, for all eight words. raw(w) is
+// the same four values as unsigned bytes plus kOffset each (word = raw - kOffset per byte), for
+// consumers that fold the offset into a later subtraction.
 template <class D>
 struct QBase {
+    // raw words 2p and 2p + 1 (types with 16-byte aligned blocks load them as one 8-byte word).
+    __device__ static uint2 rawPair(const uint8_t* b, int j, int p) { return make_uint2(D::raw(b, j, 2 * p), D::raw(b, j, 2 * p + 1)); }
     __device__ static void unit(const uint8_t* b, int j, Unit& o) {
         D::scales(b, j, o);
 #pragma unroll
@@ -72,37 +76,37 @@ struct QBase {
 template <int TT> struct QType;
 
 template <> struct QType<2> : QBase<QType<2>> {  // Q4_0: 16 bytes of nibbles, element i low, i + 16 high
-    static constexpr int kElems = 32, kBytes = 18, kKind = kLegacy;
+    static constexpr int kElems = 32, kBytes = 18, kKind = kLegacy, kOffset = 8;
     __device__ static void scales(const uint8_t* b, int, Unit& o) { setScales(o, 1, 1, 0, 0, h2f(ld16(b)), 0.f, 0.f); }
-    __device__ static uint32_t word(const uint8_t* b, int, int w) {
-        const uint32_t v = ld32h(b + 2 + 4 * (w & 3)) >> (4 * (w >> 2));
-        return __vsub4(v & 0x0F0F0F0Fu, 0x08080808u);
-    }
+    __device__ static uint32_t raw(const uint8_t* b, int, int w) { return (ld32h(b + 2 + 4 * (w & 3)) >> (4 * (w >> 2))) & 0x0F0F0F0Fu; }
+    __device__ static uint32_t word(const uint8_t* b, int j, int w) { return __vsub4(raw(b, j, w), 0x08080808u); }
 };
 
 template <> struct QType<3> : QBase<QType<3>> {  // Q4_1
-    static constexpr int kElems = 32, kBytes = 20, kKind = kLegacyMin;
+    static constexpr int kElems = 32, kBytes = 20, kKind = kLegacyMin, kOffset = 0;
     __device__ static void scales(const uint8_t* b, int, Unit& o) {
         setScales(o, 1, 1, 0, 0, h2f(ld16(b)), 0.f, h2f(ld16(b + 2)));
     }
     __device__ static uint32_t word(const uint8_t* b, int, int w) {
         return (ld32(b + 4 + 4 * (w & 3)) >> (4 * (w >> 2))) & 0x0F0F0F0Fu;
     }
+    __device__ static uint32_t raw(const uint8_t* b, int j, int w) { return word(b, j, w); }
 };
 
 template <> struct QType<6> : QBase<QType<6>> {  // Q5_0
-    static constexpr int kElems = 32, kBytes = 22, kKind = kLegacy;
+    static constexpr int kElems = 32, kBytes = 22, kKind = kLegacy, kOffset = 16;
     __device__ static void scales(const uint8_t* b, int, Unit& o) { setScales(o, 1, 1, 0, 0, h2f(ld16(b)), 0.f, 0.f); }
-    __device__ static uint32_t word(const uint8_t* b, int, int w) {
+    __device__ static uint32_t raw(const uint8_t* b, int, int w) {
         const int k = w & 3, half = w >> 2;
         const uint32_t nib = (ld32h(b + 6 + 4 * k) >> (4 * half)) & 0x0F0F0F0Fu;
         const uint32_t hb = spreadBits(ld32h(b + 2) >> (16 * half + 4 * k));
-        return __vsub4(nib | (hb << 4), 0x10101010u);
+        return nib | (hb << 4);
     }
+    __device__ static uint32_t word(const uint8_t* b, int j, int w) { return __vsub4(raw(b, j, w), 0x10101010u); }
 };
 
 template <> struct QType<7> : QBase<QType<7>> {  // Q5_1
-    static constexpr int kElems = 32, kBytes = 24, kKind = kLegacyMin;
+    static constexpr int kElems = 32, kBytes = 24, kKind = kLegacyMin, kOffset = 0;
     __device__ static void scales(const uint8_t* b, int, Unit& o) {
         setScales(o, 1, 1, 0, 0, h2f(ld16(b)), 0.f, h2f(ld16(b + 2)));
     }
@@ -111,16 +115,18 @@ template <> struct QType<7> : QBase<QType<7>> {  // Q5_1
         const uint32_t nib = (ld32(b + 8 + 4 * k) >> (4 * half)) & 0x0F0F0F0Fu;
         return nib | (spreadBits(ld32(b + 4) >> (16 * half + 4 * k)) << 4);
     }
+    __device__ static uint32_t raw(const uint8_t* b, int j, int w) { return word(b, j, w); }
 };
 
 template <> struct QType<8> : QBase<QType<8>> {  // Q8_0
-    static constexpr int kElems = 32, kBytes = 34, kKind = kLegacy;
+    static constexpr int kElems = 32, kBytes = 34, kKind = kLegacy, kOffset = 128;
     __device__ static void scales(const uint8_t* b, int, Unit& o) { setScales(o, 1, 1, 0, 0, h2f(ld16(b)), 0.f, 0.f); }
     __device__ static uint32_t word(const uint8_t* b, int, int w) { return ld32h(b + 2 + 4 * w); }
+    __device__ static uint32_t raw(const uint8_t* b, int j, int w) { return word(b, j, w) ^ 0x80808080u; }
 };
 
 template <> struct QType<10> : QBase<QType<10>> {  // Q2_K: unit j covers elements 32j..32j+31 = (n = j/4, k = j%4)
-    static constexpr int kElems = 256, kBytes = 84, kKind = kKMin;
+    static constexpr int kElems = 256, kBytes = 84, kKind = kKMin, kOffset = 0;
     __device__ static void scales(const uint8_t* b, int j, Unit& o) {
         const int sa = b[2 * j], sb = b[2 * j + 1];
         setScales(o, sa & 15, sb & 15, sa >> 4, sb >> 4, h2f(ld16(b + 80)), h2f(ld16(b + 82)), 0.f);
@@ -128,10 +134,11 @@ template <> struct QType<10> : QBase<QType<10>> {  // Q2_K: unit j covers elemen
     __device__ static uint32_t word(const uint8_t* b, int j, int w) {
         return (ld32(b + 16 + 32 * (j >> 2) + 4 * w) >> (2 * (j & 3))) & 0x03030303u;
     }
+    __device__ static uint32_t raw(const uint8_t* b, int j, int w) { return word(b, j, w); }
 };
 
 template <> struct QType<11> : QBase<QType<11>> {  // Q3_K
-    static constexpr int kElems = 256, kBytes = 110, kKind = kKNoMin;
+    static constexpr int kElems = 256, kBytes = 110, kKind = kKNoMin, kOffset = 4;
     __device__ static void scales(const uint8_t* b, int j, Unit& o) {
         setScales(o, q3Scale(b + 96, 2 * j), q3Scale(b + 96, 2 * j + 1), 0, 0, h2f(ld16(b + 108)), 0.f, 0.f);
     }
@@ -141,10 +148,14 @@ template <> struct QType<11> : QBase<QType<11>> {  // Q3_K
         const uint32_t high = (ld32h(b + 4 * w) >> (4 * n + k)) & 0x01010101u;
         return __vsub4(low, ((~high) & 0x01010101u) << 2);
     }
+    __device__ static uint32_t raw(const uint8_t* b, int j, int w) {  // low + 4 high = word + 4
+        const int n = j >> 2, k = j & 3;
+        return ((ld32h(b + 32 + 32 * n + 4 * w) >> (2 * k)) & 0x03030303u) | (((ld32h(b + 4 * w) >> (4 * n + k)) & 0x01010101u) << 2);
+    }
 };
 
 template <> struct QType<12> : QBase<QType<12>> {  // Q4_K: unit j = sub-block j = (c = j/2, nibble h = j%2)
-    static constexpr int kElems = 256, kBytes = 144, kKind = kKMin;
+    static constexpr int kElems = 256, kBytes = 144, kKind = kKMin, kOffset = 0;
     __device__ static void scales(const uint8_t* b, int j, Unit& o) {
         int sc, m;
         kScaleMin(b + 4, j, sc, m);
@@ -152,6 +163,11 @@ template <> struct QType<12> : QBase<QType<12>> {  // Q4_K: unit j = sub-block j
     }
     __device__ static uint32_t word(const uint8_t* b, int j, int w) {
         return (ld32(b + 16 + 32 * (j >> 1) + 4 * w) >> (4 * (j & 1))) & 0x0F0F0F0Fu;
+    }
+    __device__ static uint32_t raw(const uint8_t* b, int j, int w) { return word(b, j, w); }
+    __device__ static uint2 rawPair(const uint8_t* b, int j, int p) {
+        const uint2 v = *reinterpret_cast<const uint2*>(b + 16 + 32 * (j >> 1) + 8 * p);
+        return make_uint2((v.x >> (4 * (j & 1))) & 0x0F0F0F0Fu, (v.y >> (4 * (j & 1))) & 0x0F0F0F0Fu);
     }
     // All eight words with two 16-byte loads: every consumer's blocks start 16-byte aligned (144-byte
     // blocks in 16-byte aligned rows and buffers).
@@ -167,7 +183,7 @@ template <> struct QType<12> : QBase<QType<12>> {  // Q4_K: unit j = sub-block j
 };
 
 template <> struct QType<13> : QBase<QType<13>> {  // Q5_K
-    static constexpr int kElems = 256, kBytes = 176, kKind = kKMin;
+    static constexpr int kElems = 256, kBytes = 176, kKind = kKMin, kOffset = 0;
     __device__ static void scales(const uint8_t* b, int j, Unit& o) {
         int sc, m;
         kScaleMin(b + 4, j, sc, m);
@@ -178,6 +194,14 @@ template <> struct QType<13> : QBase<QType<13>> {  // Q5_K
         const uint32_t lo = (ld32(b + 48 + 32 * c + 4 * w) >> (4 * h)) & 0x0F0F0F0Fu;
         const uint32_t hb = (ld32(b + 16 + 4 * w) >> (2 * c + h)) & 0x01010101u;
         return lo | (hb << 4);
+    }
+    __device__ static uint32_t raw(const uint8_t* b, int j, int w) { return word(b, j, w); }
+    __device__ static uint2 rawPair(const uint8_t* b, int j, int p) {
+        const int c = j >> 1, h = j & 1;
+        const uint2 lo = *reinterpret_cast<const uint2*>(b + 48 + 32 * c + 8 * p);
+        const uint2 hb = *reinterpret_cast<const uint2*>(b + 16 + 8 * p);
+        return make_uint2(((lo.x >> (4 * h)) & 0x0F0F0F0Fu) | (((hb.x >> (2 * c + h)) & 0x01010101u) << 4),
+                          ((lo.y >> (4 * h)) & 0x0F0F0F0Fu) | (((hb.y >> (2 * c + h)) & 0x01010101u) << 4));
     }
     // 16-byte loads, as Q4_K (176-byte blocks keep the 16-byte alignment).
     __device__ static void unit(const uint8_t* b, int j, Unit& o) {
@@ -195,17 +219,18 @@ template <> struct QType<13> : QBase<QType<13>> {  // Q5_K
 };
 
 template <> struct QType<14> : QBase<QType<14>> {  // Q6_K
-    static constexpr int kElems = 256, kBytes = 210, kKind = kKNoMin;
+    static constexpr int kElems = 256, kBytes = 210, kKind = kKNoMin, kOffset = 32;
     __device__ static void scales(const uint8_t* b, int j, Unit& o) {
         const auto* sc = reinterpret_cast<const int8_t*>(b + 192);
         setScales(o, sc[2 * j], sc[2 * j + 1], 0, 0, h2f(ld16(b + 208)), 0.f, 0.f);
     }
-    __device__ static uint32_t word(const uint8_t* b, int j, int w) {
+    __device__ static uint32_t raw(const uint8_t* b, int j, int w) {
         const int n = j >> 2, k = j & 3;
         const uint32_t lo = (ld32h(b + 64 * n + 32 * (k & 1) + 4 * w) >> (4 * (k >> 1))) & 0x0F0F0F0Fu;
         const uint32_t hi = (ld32h(b + 128 + 32 * n + 4 * w) >> (2 * k)) & 0x03030303u;
-        return __vsub4(lo | (hi << 4), 0x20202020u);
+        return lo | (hi << 4);
     }
+    __device__ static uint32_t word(const uint8_t* b, int j, int w) { return __vsub4(raw(b, j, w), 0x20202020u); }
 };
 
 __device__ __forceinline__ int sbyte(int word, int b) { return static_cast<int8_t>((word >> (8 * b)) & 0xFF); }

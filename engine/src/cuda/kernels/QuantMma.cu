@@ -45,14 +45,14 @@ template <int TT> struct MmaShape {
 __device__ __forceinline__ uint32_t asU32(__half2 h) { return *reinterpret_cast<const uint32_t*>(&h); }
 __device__ __forceinline__ __half2 asHalf2(uint32_t u) { return *reinterpret_cast<const __half2*>(&u); }
 
-// Four signed bytes as q * scale + add in f16: bytes 0, 1 in `lo`, bytes 2, 3 in `hi`. A byte b
-// becomes the f16 1024 + (b + 128) by placing b ^ 0x80 under the exponent bits of 1024; subtracting
-// 1152 leaves b exactly.
+// Four bytes b = q + Offset (QType::raw) as q * scale + add in f16: bytes 0, 1 in `lo`, bytes 2, 3
+// in `hi`. A byte b becomes the f16 1024 + b by placing it under the exponent bits of 1024;
+// subtracting 1024 + Offset leaves q exactly.
+template <int Offset>
 __device__ __forceinline__ void bytesToHalf(uint32_t v, __half2 scale, __half2 add, uint32_t& lo, uint32_t& hi) {
-    const uint32_t x = v ^ 0x80808080u;
-    const __half2 bias = asHalf2(0x64806480u);  // 1152, 1152
-    const __half2 a = __hsub2(asHalf2(__byte_perm(x, 0x64646464u, 0x4140)), bias);
-    const __half2 b = __hsub2(asHalf2(__byte_perm(x, 0x64646464u, 0x4342)), bias);
+    const __half2 bias = asHalf2((0x6400u + Offset) * 0x10001u);
+    const __half2 a = __hsub2(asHalf2(__byte_perm(v, 0x64646464u, 0x4140)), bias);
+    const __half2 b = __hsub2(asHalf2(__byte_perm(v, 0x64646464u, 0x4342)), bias);
     lo = asU32(__hfma2(a, scale, add));
     hi = asU32(__hfma2(b, scale, add));
 }
@@ -83,8 +83,9 @@ __device__ __forceinline__ void unitFragments(const uint8_t* blkA, const uint8_t
     for (int r = 0; r < 2; ++r) {
         const __half2 f = asHalf2(fac[r]);
         const __half2 sc = __low2half2(f), ad = __high2half2(f);
-        bytesToHalf(Q::word(blk[r], j, 2 * tq), sc, ad, frag[0][r], frag[0][r + 2]);
-        bytesToHalf(Q::word(blk[r], j, 2 * tq + 1), sc, ad, frag[1][r], frag[1][r + 2]);
+        const uint2 w = Q::rawPair(blk[r], j, tq);
+        bytesToHalf<Q::kOffset>(w.x, sc, ad, frag[0][r], frag[0][r + 2]);
+        bytesToHalf<Q::kOffset>(w.y, sc, ad, frag[1][r], frag[1][r + 2]);
     }
 }
 
@@ -123,7 +124,9 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantMmaKernel(c
     auto slotW = [&](int slot) { return pair ? p.seg[slot < kHalf ? 0 : 1].w : sg.w; };
     // Where a slot's K step starts inside its copied span: the span's offset from 16-byte alignment
     // (only the low four bits matter, so 32-bit arithmetic).
+    // Blocks of a multiple of 16 bytes (Q4_K, Q5_K): every row of 256-element blocks starts aligned.
     auto misalign = [&](int row, int ks) {
+        if constexpr (Q::kBytes % 16 == 0) return 0;
         return static_cast<int>((static_cast<uint32_t>(row) * static_cast<uint32_t>(p.rowBytes) +
                                  static_cast<uint32_t>(ks) * S::kSpan) & 15u);
     };
@@ -177,14 +180,10 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantMmaKernel(c
 
     const int slotA = warp * 16 + g, slotB = slotA + 8;
     const int rowA = slotRow(slotA), rowB = slotRow(slotB);
-    // The factors this lane computes each step: four of its warp's (slot, unit) pairs.
-    int facSlot[4], facRow[4];
-#pragma unroll
-    for (int r = 0; r < 4; ++r) {
-        facSlot[r] = warp * 16 + ((lane + 32 * r) >> 3);
-        facRow[r] = slotRow(facSlot[r]);
-    }
-    const int facUnit = lane & 7;
+    // The factors this lane computes each step: units 2r + (lane >> 4), r = 0..3, of one of its
+    // warp's slots. One row per lane reads its block header once; units 0..3 and 4..7 are never
+    // mixed in one instruction (the k-quants unpack their scales differently for the two).
+    const int facSlot = warp * 16 + (lane & 15), facRow = slotRow(facSlot), facHi = lane >> 4;
     float acc[NT][4];
 #pragma unroll
     for (int n = 0; n < NT; ++n)
@@ -204,15 +203,20 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantMmaKernel(c
         const int ks = ks0 + i;
         const uint8_t* raw = smem + (i % p.stages) * kStage;
         const uint8_t* xs = raw + kBM * S::kRawLd;
+        {
+            const uint8_t* base = raw + facSlot * S::kRawLd + misalign(facRow, ks);
 #pragma unroll
-        for (int r = 0; r < 4; ++r) {
-            const uint8_t* base = raw + facSlot[r] * S::kRawLd + misalign(facRow[r], ks);
-            Unit un;
-            Q::scales(base + ((facUnit * 32) / Q::kElems) * Q::kBytes, ((facUnit * 32) % Q::kElems) / 32, un);
-            fac[facSlot[r]][2 * facUnit] = unitFactors<Q::kKind>(un, 0);
-            fac[facSlot[r]][2 * facUnit + 1] = unitFactors<Q::kKind>(un, 1);
+            for (int r = 0; r < 4; ++r) {
+                const int u = 2 * r + facHi;
+                Unit un;
+                Q::scales(base + ((u * 32) / Q::kElems) * Q::kBytes, ((u * 32) % Q::kElems) / 32, un);
+                fac[facSlot][2 * u] = unitFactors<Q::kKind>(un, 0);
+                fac[facSlot][2 * u + 1] = unitFactors<Q::kKind>(un, 1);
+            }
         }
         __syncwarp();
+        const uint8_t* xEven = xs + g * kXRowBytes + 16 * tq + 64 * (g & 1);
+        const uint8_t* xOdd = xs + g * kXRowBytes + 16 * tq - 64 * (g & 1);
         const uint8_t* baseA = raw + slotA * S::kRawLd + misalign(rowA, ks);
         const uint8_t* baseB = raw + slotB * S::kRawLd + misalign(rowB, ks);
 #pragma unroll
@@ -222,10 +226,12 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantMmaKernel(c
             uint32_t frag[2][4];
             unitFragments<TT>(baseA + blk * Q::kBytes, baseB + blk * Q::kBytes, j, tq, fac[slotA][2 * u + (tq >> 1)],
                               fac[slotB][2 * u + (tq >> 1)], frag);
+            // The inputs of chunk (4u + tq) ^ 4(g & 1) = 4(u ^ (g & 1)) + tq of token row g: 64 bytes
+            // further (u even) or back (u odd) on odd rows, so constant offsets from two bases.
+            const uint8_t* xb = (u & 1) ? xOdd : xEven;
             uint4 xv[NT];
 #pragma unroll
-            for (int nt = 0; nt < NT; ++nt)
-                xv[nt] = *reinterpret_cast<const uint4*>(xs + (nt * 8 + g) * kXRowBytes + 16 * ((4 * u + tq) ^ ((g & 1) << 2)));
+            for (int nt = 0; nt < NT; ++nt) xv[nt] = *reinterpret_cast<const uint4*>(xb + nt * 8 * kXRowBytes + 64 * u);
             // Each tile's two k16 halves in the same order as before; the tiles interleaved so that
             // consecutive instructions do not wait on each other's sums.
 #pragma unroll
