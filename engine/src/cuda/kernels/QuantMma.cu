@@ -108,7 +108,6 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantMmaKernel(c
     using Q = QType<TT>;
     using S = MmaShape<TT>;
     constexpr int kStage = kBM * S::kRawLd + NT * 8 * kXRowBytes;
-    constexpr int kWTasks = kBM * S::kChunks, kXTasks = NT * 8 * 32;
     extern __shared__ __align__(16) uint8_t smem[];
     // Per row and unit: packed (scale, add) of its lower, upper half; rows padded (no bank conflicts).
     // Each warp computes and reads only its own 16 rows' factors.
@@ -135,32 +134,50 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantMmaKernel(c
     const int ks0 = static_cast<int>(static_cast<int64_t>(kSteps) * blockIdx.y / gridDim.y);
     const int nk = static_cast<int>(static_cast<int64_t>(kSteps) * (blockIdx.y + 1) / gridDim.y) - ks0;
 
+    // Weight copies. Rows of 16-byte aligned blocks (Q4_K, Q5_K) copy exactly their span's chunks
+    // from a source fixed per thread and task but for the step's offset; the others copy the 16-byte
+    // chunks around their span (which may start anywhere), found per step.
+    constexpr bool kAlignedRows = Q::kBytes % 16 == 0;
+    constexpr int kRowChunks = kAlignedRows ? S::kSpan / 16 : S::kChunks;
+    constexpr int kWTasks = kBM * kRowChunks, kWPer = (kWTasks + kThreads - 1) / kThreads;
+    const uint8_t* wSrc[kAlignedRows ? kWPer : 1];
+    if constexpr (kAlignedRows) {
+#pragma unroll
+        for (int i = 0; i < kWPer; ++i) {
+            const int task = tid + i * kThreads, slot = task / kRowChunks, c = task - slot * kRowChunks;
+            const int row = slotRow(slot);
+            wSrc[i] = task < kWTasks && row < sg.rows ? slotW(slot) + static_cast<uint64_t>(row) * p.rowBytes + 16 * c : nullptr;
+        }
+    }
     auto issueW = [&](int ks, int st) {
         uint8_t* raw = smem + st * kStage;
 #pragma unroll
-        for (int i = 0; i < (kWTasks + kThreads - 1) / kThreads; ++i) {
+        for (int i = 0; i < kWPer; ++i) {
             const int task = tid + i * kThreads;
             if (kWTasks % kThreads != 0 && task >= kWTasks) break;
-            const int slot = task / S::kChunks, c = task - slot * S::kChunks;
-            const int row = slotRow(slot);
-            if (row >= sg.rows) continue;
-            const uint64_t start = static_cast<uint64_t>(row) * p.rowBytes + static_cast<uint64_t>(ks) * S::kSpan;
-            const uint64_t a0 = start & ~15ull;
-            if (a0 + 16ull * c < start + S::kSpan) cpAsync16(raw + slot * S::kRawLd + 16 * c, slotW(slot) + a0 + 16ull * c);
+            const int slot = task / kRowChunks, c = task - slot * kRowChunks;
+            if constexpr (kAlignedRows) {
+                if (wSrc[i]) cpAsync16(raw + slot * S::kRawLd + 16 * c, wSrc[i] + static_cast<uint64_t>(ks) * S::kSpan);
+            } else {
+                const int row = slotRow(slot);
+                if (row >= sg.rows) continue;
+                const uint64_t start = static_cast<uint64_t>(row) * p.rowBytes + static_cast<uint64_t>(ks) * S::kSpan;
+                const uint64_t a0 = start & ~15ull;
+                if (a0 + 16ull * c < start + S::kSpan) cpAsync16(raw + slot * S::kRawLd + 16 * c, slotW(slot) + a0 + 16ull * c);
+            }
         }
     };
-    // Token rows past T are left as they are: an output column depends on its own input row only.
+    // Input copies: this thread's chunk (tid & 31) of token rows (tid >> 5) + 8i. Token rows past T
+    // are left as they are: an output column depends on its own input row only.
+    const int xT0 = tid >> 5, xC = tid & 31;
+    const __half* xSrc = p.x + static_cast<int64_t>(xT0) * p.cols + 8 * xC;
+    const int xDst = kBM * S::kRawLd + xT0 * kXRowBytes + 16 * (xC ^ ((xT0 & 1) << 2));
     auto issueX = [&](int ks, int st) {
-        uint8_t* xs = smem + st * kStage + kBM * S::kRawLd;
+        uint8_t* xs = smem + st * kStage + xDst;
+        const __half* src = xSrc + static_cast<int64_t>(ks) * kBK;
 #pragma unroll
-        for (int i = 0; i < (kXTasks + kThreads - 1) / kThreads; ++i) {
-            const int task = tid + i * kThreads;
-            if (kXTasks % kThreads != 0 && task >= kXTasks) break;
-            const int t = task >> 5, c = task & 31;
-            if (t < p.T)
-                cpAsync16(xs + t * kXRowBytes + 16 * (c ^ ((t & 1) << 2)),
-                          p.x + static_cast<int64_t>(t) * p.cols + static_cast<int64_t>(ks) * kBK + 8 * c);
-        }
+        for (int i = 0; i < NT; ++i)
+            if (xT0 + 8 * i < p.T) cpAsync16(xs + 8 * i * kXRowBytes, src + static_cast<int64_t>(8 * i) * p.cols);
     };
 
     // The first step's weights before the previous kernel has finished (they are read-only), what
@@ -190,18 +207,21 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantMmaKernel(c
 #pragma unroll
         for (int k = 0; k < 4; ++k) acc[n][k] = 0.f;
 
+    // Stages as counters (the stage count is a launch parameter: no division per step).
+    int stUse = 0, stFill = p.stages - 1;
     for (int i = 0; i < nk; ++i) {
         cpWaitPending(p.stages - 2);  // step i has landed (this thread's copies) ...
         __syncthreads();              // ... everyone's, and the stage computed last iteration is free
         if (i + p.stages - 1 < nk) {
-            const int st = (i + p.stages - 1) % p.stages;
-            issueW(ks0 + i + p.stages - 1, st);
-            issueX(ks0 + i + p.stages - 1, st);
+            issueW(ks0 + i + p.stages - 1, stFill);
+            issueX(ks0 + i + p.stages - 1, stFill);
         }
         cpCommit();
+        stFill = stFill + 1 == p.stages ? 0 : stFill + 1;
 
         const int ks = ks0 + i;
-        const uint8_t* raw = smem + (i % p.stages) * kStage;
+        const uint8_t* raw = smem + stUse * kStage;
+        stUse = stUse + 1 == p.stages ? 0 : stUse + 1;
         const uint8_t* xs = raw + kBM * S::kRawLd;
         {
             const uint8_t* base = raw + facSlot * S::kRawLd + misalign(facRow, ks);
