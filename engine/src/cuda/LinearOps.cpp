@@ -57,7 +57,9 @@ Status LinearOps::init(int maxRows, int maxCols, uint64_t dequantBytes, cudaStre
 int LinearOps::gemvLimit(int t) const {
     // Dense weights: the matrix-vector kernel's per-token cost grows quickly (every weight is one
     // FMA per token), so cuBLAS takes over earlier; measured on the H200 with F16 at 8 tokens.
-    if (t == 0 || t == 1 || t == 30) return kDenseGemvMaxT;
+    // In decode steps cuBLAS from 3 tokens on, as the quantized types' tensor-core kernel (H200,
+    // llama8b F16: 3 sequences 9.1 ms a step through the matrix-vector kernel, 8 through cuBLAS 5.5).
+    if (t == 0 || t == 1 || t == 30) return decodeStep_ && !forcedGemvMaxT_ ? kDecodeGemvMaxT : kDenseGemvMaxT;
     // Quantized weights in decode steps: the tensor-core kernel from 3 sequences on (H200, llama8b
     // Q4_K_M aggregate decode: 2 sequences 545 vs 528 tok/s, 4: 808 vs 1,043, 8: 1,032 vs 1,854).
     if (forcedGemvMaxT_) return forcedGemvMaxT_;

@@ -32,13 +32,13 @@ TEST(CudaBatch, DecodeLogitsDoNotDependOnBatchMates) {
         for (Backend* b : {solo->get(), group->get()}) {  // identical prefills, one sequence per call
             runSlice(*b, kA, 0, {0});
             runSlice(*b, kB, 0, {1});
-            runSlice(*b, kC, 0, {2});
+            runSlice(*b, kC, 0, {2, 3});  // C reaches position 17: two blocks
         }
         for (int step = 0; step < 6; ++step) {
             const int32_t tok = 300 + step;
             auto alone = runSlice(**solo, {tok}, static_cast<int32_t>(kA.size()) + step, {0});
             runSlice(**solo, {tok}, static_cast<int32_t>(kB.size()) + step, {1});
-            runSlice(**solo, {tok}, static_cast<int32_t>(kC.size()) + step, {2});
+            runSlice(**solo, {tok}, static_cast<int32_t>(kC.size()) + step, {2, 3});
             // Steps 0..3: A and B in one step (A second), C alone. Up to kDecodeGemvMaxT (2)
             // sequences per decode step every kernel computes a row the same way: bit-identical.
             // Steps 4, 5: all three, and quantized weights take the tensor-core kernel (f16
@@ -48,8 +48,8 @@ TEST(CudaBatch, DecodeLogitsDoNotDependOnBatchMates) {
             ForwardBatch fb;
             fb.addSequence({tok}, static_cast<int32_t>(kB.size()) + step, {1}, false, true);
             fb.addSequence({tok}, static_cast<int32_t>(kA.size()) + step, {0}, false, true);
-            if (three) fb.addSequence({tok}, static_cast<int32_t>(kC.size()) + step, {2}, false, true);
-            else runSlice(**group, {tok}, static_cast<int32_t>(kC.size()) + step, {2});
+            if (three) fb.addSequence({tok}, static_cast<int32_t>(kC.size()) + step, {2, 3}, false, true);
+            else runSlice(**group, {tok}, static_cast<int32_t>(kC.size()) + step, {2, 3});
             std::vector<float> together;
             ASSERT_TRUE((*group)->forward(fb, together).ok());
             if (!three) {
