@@ -291,12 +291,15 @@ Status CudaStage::run(const ForwardBatch& b, const Io& io) {
                                         cudaMemcpyHostToDevice, stream_));
     }
     partitions_ = partitionsFor(sh, graph);
-    // One token per sequence (batched decode) or several (verification, prefill): the matrix
-    // paths differ (LinearOps::setDecodeStep), so do the graphs.
-    const bool decodeStep = b.numTokens() == static_cast<int>(b.seqs.size());
-    linear_.setDecodeStep(decodeStep);
+    // One token per sequence (batched decode), every token a logit row with several of a sequence
+    // (verification), or prefill: the matrix paths differ (LinearOps::setStepKind), so do the graphs.
+    bool allLogits = b.logitRows.size() == static_cast<size_t>(b.numTokens());
+    for (size_t i = 0; allLogits && i < b.logitRows.size(); ++i) allLogits = b.logitRows[i] == static_cast<int32_t>(i);
+    using Kind = LinearOps::StepKind;
+    const Kind kind = b.numTokens() == static_cast<int>(b.seqs.size()) ? Kind::Decode : allLogits ? Kind::Verify : Kind::Prefill;
+    linear_.setStepKind(kind);
     if (graph) {
-        const int key = ((bucket * (kMaxPartitions + 1) + partitions_) * 2 + (sample ? 1 : 0)) * 2 + (decodeStep ? 1 : 0);
+        const int key = ((bucket * (kMaxPartitions + 1) + partitions_) * 2 + (sample ? 1 : 0)) * 3 + static_cast<int>(kind);
         HEARTH_TRY(graphs_.launch(key, stream_, [&] { return enqueueStep(sh, sample); }));
     } else {
         HEARTH_TRY(enqueueStep(sh, sample));

@@ -64,11 +64,13 @@ int LinearOps::gemvLimit(int t) const {
     // FMA per token), so cuBLAS takes over earlier; measured on the H200 with F16 at 8 tokens.
     // In decode steps cuBLAS from 3 tokens on, as the quantized types' tensor-core kernel (H200,
     // llama8b F16: 3 sequences 9.1 ms a step through the matrix-vector kernel, 8 through cuBLAS 5.5).
-    if (t == 0 || t == 1 || t == 30) return decodeStep_ && !forcedGemvMaxT_ ? kDecodeGemvMaxT : kDenseGemvMaxT;
+    if (t == 0 || t == 1 || t == 30) return stepKind_ == StepKind::Decode && !forcedGemvMaxT_ ? kDecodeGemvMaxT : kDenseGemvMaxT;
     // Quantized weights in decode steps: the tensor-core kernel from 3 sequences on (H200, llama8b
     // Q4_K_M aggregate decode: 2 sequences 545 vs 528 tok/s, 4: 808 vs 1,043, 8: 1,032 vs 1,854).
     if (forcedGemvMaxT_) return forcedGemvMaxT_;
-    return decodeStep_ ? decodeGemvMaxT_ : kGemvMaxT;
+    // Verification steps: a draft of up to kVerifyGemvMaxT - 1 tokens scored as plain decoding
+    // scores each token (the default maxDraft is 8: 9 tokens, two slices).
+    return stepKind_ == StepKind::Decode ? decodeGemvMaxT_ : stepKind_ == StepKind::Verify ? kVerifyGemvMaxT : kGemvMaxT;
 }
 
 bool LinearOps::useGemv(int rows, const DevTensor& w) const {

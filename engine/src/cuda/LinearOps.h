@@ -1,7 +1,7 @@
 #pragma once
 // Y = X · Wᵀ for a stage's weight matrices, choosing the path by the number of rows in X:
 //  - up to gemvLimit(type) rows (kGemvMaxT; kDenseGemvMaxT for F32/F16/BF16; kDecodeGemvMaxT in
-//    decode steps, one token per sequence, where the tensor-core kernel can take the weights):
+//    decode steps, one token per sequence; kVerifyGemvMaxT in verification steps: setStepKind):
 //    the fused dequant matrix-vector kernels, the input quantized (or
 //    converted) once for every matrix that shares it, matrices of one type fused in one launch,
 //    the residual add and the SwiGLU product fused into the epilogue;
@@ -65,12 +65,14 @@ public:
     // On: every product goes through the matrix-vector kernels, so a row's result is bit-identical
     // whatever else shares the step (slower for prefill-sized steps).
     void setBatchInvariant(bool on) { batchInvariant_ = on; }
-    // On for steps of one token per sequence (batched decode): quantized weights take the tensor-
-    // core kernel from kDecodeGemvMaxT + 1 tokens on. Off (the default) for steps with several
-    // tokens of a sequence, whose rows then go through the same kernels as a one-token step up to
-    // kGemvMaxT tokens: a verification step of speculative decoding scores each token exactly as
-    // plain decoding would.
-    void setDecodeStep(bool on) { decodeStep_ = on; }
+    // What the step is, for the choice of kernels: Decode (one token per sequence): quantized
+    // weights take the tensor-core kernel and dense ones cuBLAS from kDecodeGemvMaxT + 1 tokens on;
+    // Verify (every token a logit row, some sequence with several: speculative verification): the
+    // matrix-vector kernels up to kVerifyGemvMaxT tokens (quantized weights), in 8-token slices,
+    // so each token is scored exactly as a one-token decode step scores it; Prefill: up to
+    // kGemvMaxT tokens (kDenseGemvMaxT dense).
+    enum class StepKind { Prefill, Decode, Verify };
+    void setStepKind(StepKind k) { stepKind_ = k; }
     uint64_t bytes() const;
 
     // Up to three projections of one input.
@@ -97,7 +99,7 @@ private:
     DeviceCaps caps_;
     bool batchInvariant_ = false;
     int gemvRowsPerWarp_ = 2;
-    bool decodeStep_ = false;
+    StepKind stepKind_ = StepKind::Prefill;
     int decodeGemvMaxT_ = kDecodeGemvMaxT;
     int forcedGemvMaxT_ = 0;  // HEARTH_CUDA_GEMV_MAX_T (measuring, tests): this limit for every quantized step
     cudaStream_t stream_ = nullptr;
