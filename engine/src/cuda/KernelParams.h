@@ -90,8 +90,6 @@ struct MmaParams {
     int mode = 0;                    // 0: y = W x; 1: y += W x; 2: seg[0].y = silu(W0 x) * (W1 x), seg 1 the up matrix
     int totalRows = 0;               // rows of all segments (2 * rows in mode 2)
     float* partial = nullptr;        // [splits][T][totalRows] when the K range is split
-    int* splitCounters = nullptr;    // per CTA column, zero between launches: the last split of a
-                                     // column adds the partial sums itself (null: a reduce kernel)
     int stages = 2;                  // K steps in flight (quantMmaPlan)
 };
 
@@ -205,7 +203,6 @@ MmaPlan quantMmaPlan(int type, int T, int sharedOptin, int sharedPerSm);
 int quantMmaSplits(int ctas, int cols, int multiProcessors, int ctasPerSm, int maxSplits);
 int quantMmaCtas(int rows, int mode);  // CTAs of one segment (mode 2: of the pair)
 cudaError_t launchQuantMma(const MmaParams& p, int splits, cudaStream_t s);
-constexpr int kMmaMaxSplitColumns = 4096;  // CTA columns a launch with splitCounters may have
 cudaError_t launchSiluMul(float* g, const float* u, int64_t n, cudaStream_t s);
 cudaError_t launchSample(const SampleParams& p, int rows, cudaStream_t s);
 cudaError_t launchCopyRows(float* dst, const float* src, const int32_t* rowIndex, int rows, int cols, cudaStream_t s);

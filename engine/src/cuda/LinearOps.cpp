@@ -26,7 +26,7 @@ LinearOps::~LinearOps() {
 
 uint64_t LinearOps::bytes() const {
     return actQ_.size() + actScale_.size() + actSum_.size() + actHalf_.size() + actF32_.size() + dequant_.size() +
-           workspace_.size() + partial_.size() + splitCounters_.size();
+           workspace_.size() + partial_.size();
 }
 
 Status LinearOps::init(int maxRows, int maxCols, uint64_t dequantBytes, cudaStream_t stream, const DeviceCaps& caps) {
@@ -35,11 +35,6 @@ Status LinearOps::init(int maxRows, int maxCols, uint64_t dequantBytes, cudaStre
     if (const char* v = std::getenv("HEARTH_CUDA_GEMV_ROWS")) gemvRowsPerWarp_ = std::atoi(v) == 1 ? 1 : 2;
     if (const char* v = std::getenv("HEARTH_CUDA_GEMV_MAX_T")) forcedGemvMaxT_ = std::clamp(std::atoi(v), 1, kGemvMaxT);
     if (caps_.tensorCores && !partial_.size()) HEARTH_TRY(partial_.allocate(16ull << 20, "split-K partial sums"));
-    if (const char* v = std::getenv("HEARTH_CUDA_MMA_FUSED_SPLIT")) fusedSplit_ = std::atoi(v) != 0;
-    if (caps_.tensorCores && fusedSplit_ && !splitCounters_.size()) {
-        HEARTH_TRY(splitCounters_.allocate(kMmaMaxSplitColumns * sizeof(int), "split-K counters"));
-        HEARTH_CUDA_TRY(cudaMemsetAsync(splitCounters_.data(), 0, splitCounters_.size(), stream));
-    }
     maxRows_ = maxRows;
     maxCols_ = maxCols;
     const uint64_t n = static_cast<uint64_t>(maxRows) * maxCols;
@@ -247,7 +242,6 @@ Status LinearOps::mma(const LinearInput& in, std::span<const Projection> projs, 
         const uint64_t perSplit = static_cast<uint64_t>(m.T) * m.totalRows * 4;
         const int maxSplits = static_cast<int>(std::min<uint64_t>(16, partial_.size() / perSplit));
         const int splits = quantMmaSplits(ctas, m.cols, caps_.multiProcessors, plan.ctasPerSm, maxSplits);
-        m.splitCounters = splits > 1 && ctas <= kMmaMaxSplitColumns ? splitCounters_.as<int>() : nullptr;
         HEARTH_TRY(cudaStatus(launchQuantMma(m, splits, stream_), "tensor-core matrix product"));
     }
     return Status::success();

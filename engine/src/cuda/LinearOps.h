@@ -104,8 +104,7 @@ private:
     int forcedGemvMaxT_ = 0;  // HEARTH_CUDA_GEMV_MAX_T (measuring, tests): this limit for every quantized step
     cudaStream_t stream_ = nullptr;
     cublasHandle_t blas_ = nullptr;
-    bool fusedSplit_ = false;  // HEARTH_CUDA_MMA_FUSED_SPLIT=1: split launches add their sums themselves (until measured)
-    DeviceBuffer actQ_, actScale_, actSum_, actHalf_, actF32_, dequant_, workspace_, partial_, splitCounters_;
+    DeviceBuffer actQ_, actScale_, actSum_, actHalf_, actF32_, dequant_, workspace_, partial_;
 };
 
 }  // namespace hearth::cuda

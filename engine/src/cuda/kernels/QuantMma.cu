@@ -34,7 +34,7 @@ namespace {
 constexpr int kBM = 128, kBK = 256, kWarps = 8, kThreads = kWarps * 32;
 constexpr int kXRowBytes = kBK * 2;  // one token's f16 inputs of a K step
 constexpr int kUnits = kBK / 32;     // 32-element units of a K step
-constexpr int kStaticSmem = kBM * (2 * kUnits + 1) * 4 + 16;  // the kernel's static shared memory (factor table, flag)
+constexpr int kStaticSmem = kBM * (2 * kUnits + 1) * 4;  // the kernel's static shared memory (the factor table)
 
 template <int TT> struct MmaShape {
     static constexpr int kSpan = kBK / QType<TT>::kElems * QType<TT>::kBytes;  // bytes of a row's K step
@@ -94,27 +94,6 @@ __device__ __forceinline__ void mmaTile(float (&c)[4], const uint32_t (&a)[4], u
     asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
         : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-}
-
-// Output (t, r) of a launch whose K range was split: the splits' partial sums added in split order
-// (so the result never depends on which CTA finished last), then the epilogue. r: the row over all
-// segments (mode 2: the gate / up row).
-__device__ __forceinline__ void storeSplitSum(const MmaParams& p, int splits, int t, int r) {
-    auto sum = [&](int row) {
-        float s = 0.f;
-        for (int k = 0; k < splits; ++k) s += __ldcg(p.partial + (static_cast<int64_t>(k) * p.T + t) * p.totalRows + row);
-        return s;
-    };
-    if (p.mode == 2) {
-        p.seg[0].y[static_cast<int64_t>(t) * p.seg[0].ldy + r] = siluMul(sum(r), sum(p.totalRows / 2 + r));
-        return;
-    }
-    int si = 0;
-    while (si + 1 < p.nSeg && r >= p.seg[si + 1].rowOffset) ++si;
-    const MmaSeg& sg = p.seg[si];
-    float* y = sg.y + static_cast<int64_t>(t) * sg.ldy + (r - sg.rowOffset);
-    const float s = sum(r);
-    *y = p.mode == 1 ? *y + s : s;
 }
 
 // Two CTAs per multiprocessor where two stages of each fit in a Hopper multiprocessor's 228 KiB
@@ -319,25 +298,6 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantMmaKernel(c
             *y = p.mode == 1 ? *y + v : v;
         }
     });
-    if (!split || !p.splitCounters) return;
-    // The last of the column's splits to arrive adds them all (the partial sums made visible
-    // before the count, read after it); it leaves the counter at zero for the next launch, which
-    // touches it only after this grid has finished (pdlWait).
-    __shared__ int lastSplit;
-    __threadfence();
-    __syncthreads();
-    if (tid == 0) {
-        lastSplit = atomicAdd(p.splitCounters + blockIdx.x, 1) == static_cast<int>(gridDim.y) - 1;
-        if (lastSplit) p.splitCounters[blockIdx.x] = 0;
-    }
-    __syncthreads();
-    if (!lastSplit) return;
-    __threadfence();
-    const int tileRows = pair ? kHalf : kBM;
-    for (int idx = tid; idx < tileRows * p.T; idx += kThreads) {
-        const int t = idx / tileRows, row = rowBase + (idx - t * tileRows);
-        if (row < sg.rows) storeSplitSum(p, gridDim.y, t, pair ? row : sg.rowOffset + row);
-    }
 }
 
 __global__ void splitReduceKernel(const MmaParams p, int splits) {
@@ -346,7 +306,22 @@ __global__ void splitReduceKernel(const MmaParams p, int splits) {
     const int outRows = p.mode == 2 ? p.totalRows / 2 : p.totalRows;
     const int64_t idx = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     if (idx >= static_cast<int64_t>(p.T) * outRows) return;
-    storeSplitSum(p, splits, static_cast<int>(idx / outRows), static_cast<int>(idx % outRows));
+    const int t = static_cast<int>(idx / outRows), r = static_cast<int>(idx % outRows);
+    auto sum = [&](int row) {
+        float s = 0.f;
+        for (int k = 0; k < splits; ++k) s += p.partial[(static_cast<int64_t>(k) * p.T + t) * p.totalRows + row];
+        return s;
+    };
+    if (p.mode == 2) {
+        p.seg[0].y[static_cast<int64_t>(t) * p.seg[0].ldy + r] = siluMul(sum(r), sum(outRows + r));
+        return;
+    }
+    int si = 0;
+    while (si + 1 < p.nSeg && r >= p.seg[si + 1].rowOffset) ++si;
+    const MmaSeg& sg = p.seg[si];
+    float* y = sg.y + static_cast<int64_t>(t) * sg.ldy + (r - sg.rowOffset);
+    const float s = sum(r);
+    *y = p.mode == 1 ? *y + s : s;
 }
 
 int rawLdOf(int type) {
@@ -376,7 +351,7 @@ size_t smemBytes(int type, int T, int stages) {
 template <int TT, int NT>
 cudaError_t launchTiles(const MmaParams& p, int ctas, int splits, cudaStream_t s) {
     cudaError_t e = launchKernel(quantMmaKernel<TT, NT>, dim3(ctas, splits), kThreads, smemBytes(TT, p.T, p.stages), s, p);
-    if (e != cudaSuccess || splits == 1 || p.splitCounters) return e;
+    if (e != cudaSuccess || splits == 1) return e;
     const int64_t n = static_cast<int64_t>(p.T) * (p.mode == 2 ? p.totalRows / 2 : p.totalRows);
     return launchKernel(splitReduceKernel, static_cast<unsigned>((n + 255) / 256), 256, 0, s, p, splits);
 }
@@ -454,7 +429,6 @@ cudaError_t launchQuantMma(const MmaParams& p, int splits, cudaStream_t s) {
         return cudaErrorInvalidValue;
     const MmaSeg& last = p.seg[p.nSeg - 1];
     const int ctas = last.ctaBegin + quantMmaCtas(last.rows, p.mode);
-    if (p.splitCounters && ctas > kMmaMaxSplitColumns) return cudaErrorInvalidValue;
     switch (p.type) {
         case 2: return launchType<2>(p, ctas, splits, s);
         case 3: return launchType<3>(p, ctas, splits, s);
