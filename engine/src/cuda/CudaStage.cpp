@@ -268,8 +268,9 @@ Status CudaStage::run(const ForwardBatch& b, const Io& io) {
         return makeError(ErrorCode::InvalidArgument, "one sampling entry per logit row is needed");
     // Steps whose every token is a logit row (decode, and speculative verification: a sequence's
     // token and its drafts) replay a graph of their padded size; prefill steps run eagerly.
-    bool graphable = useGraphs_ && embedding_ && head_ && b.logitRows.size() == static_cast<size_t>(b.numTokens());
-    for (size_t i = 0; graphable && i < b.logitRows.size(); ++i) graphable = b.logitRows[i] == static_cast<int32_t>(i);
+    bool allLogits = b.logitRows.size() == static_cast<size_t>(b.numTokens());
+    for (size_t i = 0; allLogits && i < b.logitRows.size(); ++i) allLogits = b.logitRows[i] == static_cast<int32_t>(i);
+    bool graphable = useGraphs_ && embedding_ && head_ && allLogits;
     // HEARTH_CUDA_VERIFY_GRAPHS=0 (measuring): graphs for pure decode steps only.
     static const bool verifyGraphs = [] {
         const char* v = std::getenv("HEARTH_CUDA_VERIFY_GRAPHS");
@@ -293,8 +294,6 @@ Status CudaStage::run(const ForwardBatch& b, const Io& io) {
     partitions_ = partitionsFor(sh, graph);
     // One token per sequence (batched decode), every token a logit row with several of a sequence
     // (verification), or prefill: the matrix paths differ (LinearOps::setStepKind), so do the graphs.
-    bool allLogits = b.logitRows.size() == static_cast<size_t>(b.numTokens());
-    for (size_t i = 0; allLogits && i < b.logitRows.size(); ++i) allLogits = b.logitRows[i] == static_cast<int32_t>(i);
     using Kind = LinearOps::StepKind;
     const Kind kind = b.numTokens() == static_cast<int>(b.seqs.size()) ? Kind::Decode : allLogits ? Kind::Verify : Kind::Prefill;
     linear_.setStepKind(kind);

@@ -17,6 +17,7 @@ int alignmentOf(int64_t rowBytes) {
 }
 
 bool isKQuant(int t) { return t >= 10 && t <= 14; }
+bool isDense(int t) { return t == 0 || t == 1 || t == 30; }  // F32, F16, BF16
 
 }  // namespace
 
@@ -59,13 +60,13 @@ int LinearOps::gemvLimit(int t) const {
     // FMA per token), so cuBLAS takes over earlier; measured on the H200 with F16 at 8 tokens.
     // In decode steps cuBLAS from 3 tokens on, as the quantized types' tensor-core kernel (H200,
     // llama8b F16: 3 sequences 9.1 ms a step through the matrix-vector kernel, 8 through cuBLAS 5.5).
-    if (t == 0 || t == 1 || t == 30) return stepKind_ == StepKind::Decode && !forcedGemvMaxT_ ? kDecodeGemvMaxT : kDenseGemvMaxT;
+    if (isDense(t)) return stepKind_ == StepKind::Decode && !forcedGemvMaxT_ ? kDecodeGemvMaxT : kDenseGemvMaxT;
     // Quantized weights in decode steps: the tensor-core kernel from 3 sequences on (H200, llama8b
     // Q4_K_M aggregate decode: 2 sequences 545 vs 528 tok/s, 4: 808 vs 1,043, 8: 1,032 vs 1,854).
     if (forcedGemvMaxT_) return forcedGemvMaxT_;
     // Verification steps: a draft of up to kVerifyGemvMaxT - 1 tokens scored as plain decoding
     // scores each token (the default maxDraft is 8: 9 tokens, two slices).
-    return stepKind_ == StepKind::Decode ? decodeGemvMaxT_ : stepKind_ == StepKind::Verify ? kVerifyGemvMaxT : kGemvMaxT;
+    return stepKind_ == StepKind::Decode ? kDecodeGemvMaxT : stepKind_ == StepKind::Verify ? kVerifyGemvMaxT : kGemvMaxT;
 }
 
 bool LinearOps::useGemv(int rows, const DevTensor& w) const {
@@ -73,9 +74,9 @@ bool LinearOps::useGemv(int rows, const DevTensor& w) const {
     // arithmetic for a row does not depend on the other rows.
     if (batchInvariant_) return gemvSupports(w.type);
     if (rows <= gemvLimit(w.type)) return true;
-    if (forcedGemvMaxT_ && w.type != 0 && w.type != 1 && w.type != 30) return false;  // measuring: as set
+    if (isDense(w.type) || forcedGemvMaxT_) return false;  // (measuring: the limit as set)
     // A lowered limit only where the tensor-core kernel takes the weights instead.
-    return rows <= kGemvMaxT && w.type != 0 && w.type != 1 && w.type != 30 && !mmaTakes(rows, w);
+    return rows <= kGemvMaxT && !mmaTakes(rows, w);
 }
 
 int LinearOps::gemvFormat(int t) {
@@ -197,7 +198,7 @@ Status LinearOps::gemm(const LinearInput& in, const Projection& p) {
 }
 
 bool LinearOps::mmaTakes(int rows, const DevTensor& w) const {
-    if (!caps_.tensorCores || rows > kMmaMaxT || w.type == 0 || w.type == 1 || w.type == 30 || w.cols % 256 != 0)
+    if (!caps_.tensorCores || rows > kMmaMaxT || isDense(w.type) || w.cols % 256 != 0)
         return false;
     return quantMmaPlan(w.type, rows, caps_.sharedOptin, caps_.sharedPerSm).maxT > 0;
 }

@@ -100,7 +100,6 @@ private:
     bool batchInvariant_ = false;
     int gemvRowsPerWarp_ = 2;
     StepKind stepKind_ = StepKind::Prefill;
-    int decodeGemvMaxT_ = kDecodeGemvMaxT;
     int forcedGemvMaxT_ = 0;  // HEARTH_CUDA_GEMV_MAX_T (measuring, tests): this limit for every quantized step
     cudaStream_t stream_ = nullptr;
     cublasHandle_t blas_ = nullptr;

@@ -142,16 +142,11 @@ template <> struct QType<11> : QBase<QType<11>> {  // Q3_K
     __device__ static void scales(const uint8_t* b, int j, Unit& o) {
         setScales(o, q3Scale(b + 96, 2 * j), q3Scale(b + 96, 2 * j + 1), 0, 0, h2f(ld16(b + 108)), 0.f, 0.f);
     }
-    __device__ static uint32_t word(const uint8_t* b, int j, int w) {
-        const int n = j >> 2, k = j & 3;
-        const uint32_t low = (ld32h(b + 32 + 32 * n + 4 * w) >> (2 * k)) & 0x03030303u;
-        const uint32_t high = (ld32h(b + 4 * w) >> (4 * n + k)) & 0x01010101u;
-        return __vsub4(low, ((~high) & 0x01010101u) << 2);
-    }
-    __device__ static uint32_t raw(const uint8_t* b, int j, int w) {  // low + 4 high = word + 4
+    __device__ static uint32_t raw(const uint8_t* b, int j, int w) {  // 2 low bits + 4 × the high bit
         const int n = j >> 2, k = j & 3;
         return ((ld32h(b + 32 + 32 * n + 4 * w) >> (2 * k)) & 0x03030303u) | (((ld32h(b + 4 * w) >> (4 * n + k)) & 0x01010101u) << 2);
     }
+    __device__ static uint32_t word(const uint8_t* b, int j, int w) { return __vsub4(raw(b, j, w), 0x04040404u); }
 };
 
 template <> struct QType<12> : QBase<QType<12>> {  // Q4_K: unit j = sub-block j = (c = j/2, nibble h = j%2)
@@ -161,13 +156,13 @@ template <> struct QType<12> : QBase<QType<12>> {  // Q4_K: unit j = sub-block j
         kScaleMin(b + 4, j, sc, m);
         setScales(o, sc, sc, m, m, h2f(ld16(b)), h2f(ld16(b + 2)), 0.f);
     }
-    __device__ static uint32_t word(const uint8_t* b, int j, int w) {
-        return (ld32(b + 16 + 32 * (j >> 1) + 4 * w) >> (4 * (j & 1))) & 0x0F0F0F0Fu;
-    }
+    // Unit j's four nibbles of a 4-byte word of quants (low nibbles for even j).
+    __device__ static uint32_t nibbles(uint32_t v, int j) { return (v >> (4 * (j & 1))) & 0x0F0F0F0Fu; }
+    __device__ static uint32_t word(const uint8_t* b, int j, int w) { return nibbles(ld32(b + 16 + 32 * (j >> 1) + 4 * w), j); }
     __device__ static uint32_t raw(const uint8_t* b, int j, int w) { return word(b, j, w); }
     __device__ static uint2 rawPair(const uint8_t* b, int j, int p) {
         const uint2 v = *reinterpret_cast<const uint2*>(b + 16 + 32 * (j >> 1) + 8 * p);
-        return make_uint2((v.x >> (4 * (j & 1))) & 0x0F0F0F0Fu, (v.y >> (4 * (j & 1))) & 0x0F0F0F0Fu);
+        return make_uint2(nibbles(v.x, j), nibbles(v.y, j));
     }
     // All eight words with two 16-byte loads: every consumer's blocks start 16-byte aligned (144-byte
     // blocks in 16-byte aligned rows and buffers).
@@ -175,10 +170,9 @@ template <> struct QType<12> : QBase<QType<12>> {  // Q4_K: unit j = sub-block j
         scales(b, j, o);
         const uint4* q = reinterpret_cast<const uint4*>(b + 16 + 32 * (j >> 1));
         const uint4 v0 = q[0], v1 = q[1];
-        const int sh = 4 * (j & 1);
         const uint32_t w[8] = {v0.x, v0.y, v0.z, v0.w, v1.x, v1.y, v1.z, v1.w};
 #pragma unroll
-        for (int i = 0; i < 8; ++i) o.q[i] = static_cast<int>((w[i] >> sh) & 0x0F0F0F0Fu);
+        for (int i = 0; i < 8; ++i) o.q[i] = static_cast<int>(nibbles(w[i], j));
     }
 };
 
@@ -189,32 +183,30 @@ template <> struct QType<13> : QBase<QType<13>> {  // Q5_K
         kScaleMin(b + 4, j, sc, m);
         setScales(o, sc, sc, m, m, h2f(ld16(b)), h2f(ld16(b + 2)), 0.f);
     }
-    __device__ static uint32_t word(const uint8_t* b, int j, int w) {
+    // Unit j's four 5-bit values from a 4-byte word of low nibbles and one of high bits.
+    __device__ static uint32_t join(uint32_t lo, uint32_t hb, int j) {
         const int c = j >> 1, h = j & 1;
-        const uint32_t lo = (ld32(b + 48 + 32 * c + 4 * w) >> (4 * h)) & 0x0F0F0F0Fu;
-        const uint32_t hb = (ld32(b + 16 + 4 * w) >> (2 * c + h)) & 0x01010101u;
-        return lo | (hb << 4);
+        return ((lo >> (4 * h)) & 0x0F0F0F0Fu) | (((hb >> (2 * c + h)) & 0x01010101u) << 4);
+    }
+    __device__ static uint32_t word(const uint8_t* b, int j, int w) {
+        return join(ld32(b + 48 + 32 * (j >> 1) + 4 * w), ld32(b + 16 + 4 * w), j);
     }
     __device__ static uint32_t raw(const uint8_t* b, int j, int w) { return word(b, j, w); }
     __device__ static uint2 rawPair(const uint8_t* b, int j, int p) {
-        const int c = j >> 1, h = j & 1;
-        const uint2 lo = *reinterpret_cast<const uint2*>(b + 48 + 32 * c + 8 * p);
+        const uint2 lo = *reinterpret_cast<const uint2*>(b + 48 + 32 * (j >> 1) + 8 * p);
         const uint2 hb = *reinterpret_cast<const uint2*>(b + 16 + 8 * p);
-        return make_uint2(((lo.x >> (4 * h)) & 0x0F0F0F0Fu) | (((hb.x >> (2 * c + h)) & 0x01010101u) << 4),
-                          ((lo.y >> (4 * h)) & 0x0F0F0F0Fu) | (((hb.y >> (2 * c + h)) & 0x01010101u) << 4));
+        return make_uint2(join(lo.x, hb.x, j), join(lo.y, hb.y, j));
     }
     // 16-byte loads, as Q4_K (176-byte blocks keep the 16-byte alignment).
     __device__ static void unit(const uint8_t* b, int j, Unit& o) {
         scales(b, j, o);
-        const int c = j >> 1, h = j & 1;
-        const uint4* q = reinterpret_cast<const uint4*>(b + 48 + 32 * c);
+        const uint4* q = reinterpret_cast<const uint4*>(b + 48 + 32 * (j >> 1));
         const uint4* hq = reinterpret_cast<const uint4*>(b + 16);
         const uint4 v0 = q[0], v1 = q[1], h0 = hq[0], h1 = hq[1];
         const uint32_t lo[8] = {v0.x, v0.y, v0.z, v0.w, v1.x, v1.y, v1.z, v1.w};
         const uint32_t hi[8] = {h0.x, h0.y, h0.z, h0.w, h1.x, h1.y, h1.z, h1.w};
 #pragma unroll
-        for (int i = 0; i < 8; ++i)
-            o.q[i] = static_cast<int>(((lo[i] >> (4 * h)) & 0x0F0F0F0Fu) | (((hi[i] >> (2 * c + h)) & 0x01010101u) << 4));
+        for (int i = 0; i < 8; ++i) o.q[i] = static_cast<int>(join(lo[i], hi[i], j));
     }
 };
 
