@@ -3,8 +3,9 @@
 # carried in .carry/pack.tar.gz or .tar.xz (bin/, lib/, shared/ with the test models), then runs the CUDA
 # tests (HEARTH_TEST_FILTER: a gtest filter), compute-sanitizer, the benchmarks named in $HEARTH_BENCH
 # ("shape:mix:tests[:inv[:VAR=value,VAR2=value]] ...": one hearth-gpu-bench run each, with those
-# variables set, for A/B runs of a switch; HEARTH_BENCH_SEQS: the aggregate test's sequence counts; a shape and mix is generated once and reused) and, with
-# HEARTH_SPEC=1, the speculative-decoding bench.
+# variables set, for A/B runs of a switch; a shape and mix is generated once and reused;
+# HEARTH_BENCH_SEQS: the aggregate test's sequence counts) and, with HEARTH_SPEC=1, the
+# speculative-decoding bench. HEARTH_NCU_STALLS=1 adds stall reasons to the Nsight summaries.
 # Logs go to $OUT. Build and pack on the development machine with bench/gpu/pack.sh.
 set -u
 OUT=${OUT:-/tmp/hearth-out}
