@@ -1,13 +1,13 @@
 // hearth-gpu-bench: speed of the CUDA backend on random-weight models with real shapes.
 //
-//   hearth-gpu-bench --shape llama8b --mix q4_k_m [--dir /dev/shm] [--tests decode,pp512,agg,kv,restore]
+//   hearth-gpu-bench --shape llama8b --mix q4_k_m [--dir /dev/shm] [--tests decode,pp512,agg,kv,restore,verify]
 //                    [--batch-invariant 1] [--keep 1 | --model FILE] [--seqs 8,32,64]
 //
 // Generates the model (RandomModel.h), loads it through the backend factory on device 0, and
 // reports: batch-1 decode tok/s (device sampling, CUDA graphs) with the fraction of the memory
 // bandwidth it implies; pp512 prefill tok/s; aggregate decode tok/s at 8/32/64 sequences with
 // 128-token prompts; F16 vs FP8 KV decode at long context; restoring a 32k-token prefix from host
-// memory vs recomputing it. One JSON line per measurement goes to --json.
+// memory vs recomputing it; speculative verification steps of 1..16 tokens. One JSON line per measurement goes to --json.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -48,7 +48,7 @@ public:
     }
 
     void record(const std::string& what, double value, const std::string& unit, const std::string& extra = "") {
-        std::printf("%-40s %12.1f %s %s\n", what.c_str(), value, unit.c_str(), extra.c_str());
+        std::printf(unit == "ms" ? "%-40s %12.3f %s %s\n" : "%-40s %12.1f %s %s\n", what.c_str(), value, unit.c_str(), extra.c_str());
         std::fflush(stdout);
         if (json_)
             json_ << "{\"shape\":\"" << a_.shape << "\",\"mix\":\"" << a_.mix << "\",\"what\":\"" << what << "\",\"value\":" << value
@@ -145,6 +145,34 @@ public:
             if (i) times.push_back(ms(t0, Clock::now()));
         }
         record("pp512 (one sequence)", 512.0 / (median(times) * 1e-3), "tok/s");
+    }
+
+    // Speculative verification steps: one sequence at context 512 scoring T tokens (its token and
+    // T - 1 drafts) with every row sampled on the device, as the engine's verification steps are;
+    // the median step time per T against T = 1 (a plain decode step).
+    void runVerify() {
+        setBlocksPer(64);
+        if (!prefill(1, 512, 0)) return;
+        for (int T : {1, 2, 3, 4, 5, 8, 9, 16}) {
+            std::vector<double> times;
+            std::vector<Backend::RowSampling> rows(T);
+            std::vector<TokenId> out;
+            for (int i = 0; i < 43; ++i) {
+                ForwardBatch fb;
+                std::vector<int32_t> toks(T);
+                for (int j = 0; j < T; ++j) toks[j] = static_cast<int32_t>((i * 13 + j * 7) % c_.nVocab);
+                fb.addSequence(toks, 512, table(0, 512 + T), true, true);
+                const auto t0 = Clock::now();
+                const Status st = b_.forwardSample(fb, rows, out);
+                const auto t1 = Clock::now();
+                if (!st.ok()) {
+                    std::fprintf(stderr, "verify: %s\n", st.error().toString().c_str());
+                    return;
+                }
+                if (i >= 3) times.push_back(ms(t0, t1));
+            }
+            record("verify step, " + std::to_string(T) + " tokens (ctx 512)", median(times), "ms");
+        }
     }
 
     void runAggregate() {
@@ -293,6 +321,7 @@ int main(int argc, char** argv) {
     if (want("decode")) b.runDecode1();
     if (want("pp512")) b.runPrefill512();
     if (want("agg")) b.runAggregate();
+    if (want("verify")) b.runVerify();
     if (want("kv")) b.runKvCompare(blocks);
     if (want("restore")) b.runRestore();
     if (a.model.empty() && !a.keep) std::remove(path.c_str());

@@ -212,11 +212,11 @@ Status EngineCore::step() {
         deliverFinished(Clock::now());
         return st;
     }
+    const double forwardSeconds = std::chrono::duration<double>(Clock::now() - tForward).count();
     int64_t prefill = 0;
     for (const auto& s : out.seqs) prefill += s.promptTokens;
     if (spec_ && prefill == 0)  // the cost model learns from pure decode steps
-        spec_->recordStep(out.numTokens, out.numDraftTokens() > 0,
-                          std::chrono::duration<double>(Clock::now() - tForward).count());
+        spec_->recordStep(out.numTokens, out.numDraftTokens() > 0, forwardSeconds);
     const std::vector<SeqUpdate> updates = scheduler_->update(out, sampled_, sampledCounts_);
     const auto now = Clock::now();
 
@@ -235,6 +235,9 @@ Status EngineCore::step() {
     }
     deliverFinished(now);
     metrics_.recordStep(now, std::chrono::duration<double>(now - t0).count(), prefill, decode);
+    if (trace_.enabled())
+        trace_.record(static_cast<int32_t>(out.seqs.size()), out.numTokens, out.numDraftTokens(), prefill,
+                      forwardSeconds, std::chrono::duration<double>(now - t0).count(), decode);
     return Status::success();
 }
 

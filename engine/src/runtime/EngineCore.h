@@ -25,6 +25,7 @@
 #include "kv/KvCacheManager.h"
 #include "runtime/EngineMetrics.h"
 #include "runtime/RequestStream.h"
+#include "runtime/StepTrace.h"
 #include "scheduler/Scheduler.h"
 #include "spec/SpecDecoder.h"
 #include "spec/SpecVerifier.h"
@@ -97,6 +98,7 @@ private:
     std::unordered_map<RequestId, std::unique_ptr<RequestStream>> streams_;
     std::unordered_map<RequestId, Error> errors_;
     EngineMetrics metrics_;
+    StepTrace trace_;  // HEARTH_STEP_LOG
     uint32_t vocab_ = 0;
     std::function<void()> beforeFinishes_;
 
