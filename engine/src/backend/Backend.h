@@ -52,6 +52,10 @@ public:
         float topP = 1;
         float minP = 0;
         float uniform = 0;       // the request's next uniform draw in [0,1), from its own RNG
+        // Token ids never drawn (a request with ignore_eos bans its end-of-generation tokens), -1
+        // for none; a request with more is sampled on the host.
+        static constexpr int kMaxBanned = 4;
+        int32_t banned[kMaxBanned] = {-1, -1, -1, -1};
     };
     virtual bool canSampleOnDevice() const { return false; }
     virtual Status forwardSample(const ForwardBatch& batch, std::span<const RowSampling> rows,

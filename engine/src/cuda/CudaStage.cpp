@@ -468,6 +468,10 @@ Status CudaStage::hostSample(int row, const Backend::RowSampling& rs, int32_t& t
     sp.minP = rs.minP;
     sp.seed = 0;
     Sampler sampler(sp);
+    std::vector<TokenId> banned;
+    for (int32_t id : rs.banned)
+        if (id >= 0) banned.push_back(id);
+    sampler.setBannedTokens(std::move(banned));
     std::vector<Candidate> dist;
     sampler.distribution(rowScratch_.data(), static_cast<int32_t>(V), {}, dist);
     // Sampler::draw with the row's own uniform.

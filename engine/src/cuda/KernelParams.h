@@ -155,7 +155,7 @@ constexpr int kAttnMaxPartitions = 32;
 struct SampleRow {
     float temperature, topP, minP, uniform;
     int topK;
-    int pad_;
+    int banned[4];  // token ids never drawn, -1 for none (Backend::RowSampling::banned)
 };
 
 struct SampleParams {

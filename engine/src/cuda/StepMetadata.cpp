@@ -78,10 +78,11 @@ StepShape StepMetadata::build(const ForwardBatch& b, int tileTokens, int padTo, 
     std::memcpy(base + offTiles_, tiles.data(), tiles.size() * sizeof(AttnTile));
     auto* sr = reinterpret_cast<SampleRow*>(base + offSample_);
     for (int i = 0; i < sh.logitRows; ++i) {
-        SampleRow r{0.f, 1.f, 0.f, 0.f, 0, 0};
+        SampleRow r{0.f, 1.f, 0.f, 0.f, 0, {-1, -1, -1, -1}};
         if (i < static_cast<int>(sampling.size())) {
             const auto& s = sampling[static_cast<size_t>(i)];
-            r = SampleRow{s.temperature, s.topP, s.minP, s.uniform, s.topK, 0};
+            static_assert(Backend::RowSampling::kMaxBanned == 4, "SampleRow::banned holds four ids");
+            r = SampleRow{s.temperature, s.topP, s.minP, s.uniform, s.topK, {s.banned[0], s.banned[1], s.banned[2], s.banned[3]}};
         }
         sr[i] = r;
     }

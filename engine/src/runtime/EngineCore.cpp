@@ -290,14 +290,18 @@ Status EngineCore::forwardAndSample(const SchedulerOutput& out) {
             Sampler& sm = streams_.at(s.id)->sampler();
             const SamplingParams& p = sm.params();
             Backend::RowSampling r;
+            // deviceSamplable(): at most kMaxBanned of them
+            const std::vector<TokenId>& banned = sm.bannedTokens();
+            std::copy(banned.begin(), banned.end(), r.banned);
+            if (s.numDraft > 0) {
+                r.topP = 1;  // argmax (temperature 0), with the request's banned tokens
+                rowSampling_.insert(rowSampling_.end(), static_cast<size_t>(s.logitRows()), r);
+                continue;
+            }
             r.temperature = p.temperature;
             r.topK = p.topK;
             r.topP = p.topP;
             r.minP = p.minP;
-            if (s.numDraft > 0) {
-                rowSampling_.insert(rowSampling_.end(), static_cast<size_t>(s.logitRows()), Backend::RowSampling{});  // argmax
-                continue;
-            }
             r.uniform = p.temperature > 0 ? sm.uniform() : 0.0f;  // the request's own RNG, as on the host
             rowSampling_.push_back(r);
         }

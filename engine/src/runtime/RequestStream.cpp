@@ -1,5 +1,7 @@
 #include "runtime/RequestStream.h"
 
+#include "backend/Backend.h"
+
 namespace hearth {
 namespace {
 double msBetween(RequestStream::Clock::time_point a, RequestStream::Clock::time_point b) {
@@ -18,15 +20,14 @@ RequestStream::RequestStream(RequestId id, std::shared_ptr<TokenSink> sink, std:
       submitted_(submitted),
       last_(submitted) {
     if (tokenizer_) decoder_.emplace(tokenizer_);
-    if (request.ignoreEos && tokenizer_ && !tokenizer_->endOfGeneration().empty()) {
+    if (request.ignoreEos && tokenizer_ && !tokenizer_->endOfGeneration().empty())
         sampler_.setBannedTokens(tokenizer_->endOfGeneration());
-        banned_ = true;
-    }
 }
 
 bool RequestStream::deviceSamplable() const {
     const SamplingParams& p = sampler_.params();
-    return !banned_ && !constraint_ && logprobs_ == 0 && p.repeatPenalty == 1.0f && p.frequencyPenalty == 0.0f &&
+    const bool bansFit = sampler_.bannedTokens().size() <= static_cast<size_t>(Backend::RowSampling::kMaxBanned);
+    return bansFit && !constraint_ && logprobs_ == 0 && p.repeatPenalty == 1.0f && p.frequencyPenalty == 0.0f &&
            p.presencePenalty == 0.0f;
 }
 

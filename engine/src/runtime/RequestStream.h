@@ -59,7 +59,6 @@ private:
     Sampler sampler_;
     std::unique_ptr<constraint::JsonConstraint> constraint_;
     int logprobs_ = 0;
-    bool banned_ = false;
     Clock::time_point submitted_, last_;
     bool hasFirst_ = false;
     double ttftMs_ = 0, itlSumMs_ = 0;

@@ -29,6 +29,7 @@ public:
     explicit Sampler(const SamplingParams& params);
 
     void setBannedTokens(std::vector<TokenId> banned) { banned_ = std::move(banned); }
+    const std::vector<TokenId>& bannedTokens() const { return banned_; }
     const SamplingParams& params() const { return params_; }
     bool greedy() const { return params_.temperature <= 0.0f; }
 

@@ -1,9 +1,11 @@
 // Batching on the GPU: a sequence's logits do not depend on its batch-mates, continuing from
 // existing (or restored) KV blocks equals a fresh run, device sampling draws what the host
 // Sampler draws, and bad requests or impossible sizes are errors, not crashes.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <numeric>
 #include <random>
 
 #include "CudaTestSupport.h"
@@ -199,6 +201,10 @@ TokenId hostDraw(const float* logits, int32_t V, const Backend::RowSampling& r, 
     sp.minP = r.minP;
     sp.seed = 1;
     Sampler s(sp);
+    std::vector<TokenId> banned;
+    for (int32_t id : r.banned)
+        if (id >= 0) banned.push_back(id);
+    s.setBannedTokens(banned);
     std::vector<Candidate> dist;
     s.distribution(logits, V, {}, dist);
     *nearBoundary = false;
@@ -213,7 +219,9 @@ TokenId hostDraw(const float* logits, int32_t V, const Backend::RowSampling& r, 
     return dist.back().id;
 }
 
-void checkDeviceSampling(Backend& b, const std::vector<Backend::RowSampling>& settings, int steps) {
+// banTop: each row bans its own highest logits (as many as RowSampling holds), as ignore_eos bans
+// the end-of-generation tokens: the draws must come from the rest, as the host sampler's do.
+void checkDeviceSampling(Backend& b, const std::vector<Backend::RowSampling>& settings, int steps, bool banTop = false) {
     const int32_t V = static_cast<int32_t>(b.vocabSize());
     std::mt19937 rng(7);
     const int n = static_cast<int>(settings.size());
@@ -226,6 +234,14 @@ void checkDeviceSampling(Backend& b, const std::vector<Backend::RowSampling>& se
         ASSERT_TRUE(b.forward(fb, logits).ok());
         std::vector<Backend::RowSampling> rows = settings;
         for (auto& r : rows) r.uniform = std::uniform_real_distribution<float>(0.f, 1.f)(rng);
+        for (int s = 0; banTop && s < n; ++s) {
+            std::vector<int32_t> ids(V);
+            std::iota(ids.begin(), ids.end(), 0);
+            const float* l = logits.data() + static_cast<size_t>(s) * V;
+            std::partial_sort(ids.begin(), ids.begin() + Backend::RowSampling::kMaxBanned, ids.end(),
+                              [&](int32_t a, int32_t c) { return l[a] > l[c]; });
+            std::copy(ids.begin(), ids.begin() + Backend::RowSampling::kMaxBanned, rows[s].banned);
+        }
         std::vector<TokenId> tokens;
         const Status st = b.forwardSample(fb, rows, tokens);  // the same step again: same KV, same logits
         ASSERT_TRUE(st.ok()) << st.error().toString();
@@ -237,6 +253,7 @@ void checkDeviceSampling(Backend& b, const std::vector<Backend::RowSampling>& se
                 ++boundary;
                 continue;
             }
+            for (int32_t id : rows[s].banned) EXPECT_NE(tokens[s], id) << "a banned token was drawn";
             EXPECT_EQ(tokens[s], want) << "row " << s << " step " << step << " T=" << rows[s].temperature
                                        << " k=" << rows[s].topK << " p=" << rows[s].topP << " minP=" << rows[s].minP;
             ++compared;
@@ -308,6 +325,9 @@ TEST(CudaBatch, DeviceSamplingDrawsWhatTheHostSamplerDraws) {
     checkDeviceSampling(**wide, {R{1.0f, 0, 1, 0, 0}, R{1.0f, 2000, 1, 0, 0}, R{0.9f, 0, 0.5f, 0, 0}, R{0, 0, 1, 0, 0},
                                  R{2.0f, 0, 1, 0.2f, 0}},
                         4);
+    // Each row's four best tokens banned (greedy, sampled, top-k, nucleus).
+    checkDeviceSampling(**b, {R{0, 0, 1, 0, 0}, R{0.8f, 40, 0.95f, 0.05f, 0}, R{1.2f, 0, 0.9f, 0, 0}, R{0.5f, 3, 1, 0, 0}}, 4,
+                        true);
 }
 
 TEST(CudaBatch, MemoryStatsAndClearErrors) {

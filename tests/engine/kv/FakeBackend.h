@@ -141,7 +141,9 @@ public:
         HEARTH_TRY(forward(batch, logits));
         tokens.clear();
         for (size_t r = 0; r < rows.size(); ++r) {
-            const float* l = logits.data() + r * vocab_;
+            float* l = logits.data() + r * vocab_;
+            for (int32_t id : rows[r].banned)
+                if (id >= 0 && static_cast<uint32_t>(id) < vocab_) l[id] = -INFINITY;
             TokenId best = 0;
             for (uint32_t v = 1; v < vocab_; ++v)
                 if (l[v] > l[best]) best = static_cast<TokenId>(v);

@@ -2,7 +2,8 @@
 // (sampling/Sampler.h) so a row draws the same token for the same uniform: greedy is the argmax
 // (lowest id on ties); otherwise candidates within 40/T of the max, sorted by (logit desc, id asc),
 // truncated by top-k, then top-p and min-p on the softmax at temperature 1, renormalized at the
-// temperature, and drawn by walking the cumulative sum with the row's uniform.
+// temperature, and drawn by walking the cumulative sum with the row's uniform. A row's banned ids
+// (ignore_eos) are never drawn.
 //
 // The device sorts at most kSampleCap candidates (found by a 4-pass radix select on the ordered
 // float bits). A row whose kept set is not decided inside those (top-k above the cap, or no top-k
@@ -20,6 +21,13 @@ constexpr int kThreads = 1024;
 constexpr int kWarps = kThreads / 32;
 
 __device__ __forceinline__ float cleanLogit(float v) { return isnan(v) ? -INFINITY : v; }
+
+// Logit i of a row as the sampler sees it: NaN and the row's banned ids as -inf (the host Sampler
+// bans them the same way, before anything else).
+__device__ __forceinline__ float rowLogit(const float* l, int i, const SampleRow& sr) {
+    const bool banned = i == sr.banned[0] || i == sr.banned[1] || i == sr.banned[2] || i == sr.banned[3];
+    return banned ? -INFINITY : cleanLogit(l[i]);
+}
 
 // Monotone map of floats to unsigned integers (larger float, larger key).
 __device__ __forceinline__ uint32_t orderedKey(float v) {
@@ -90,7 +98,7 @@ __global__ void __launch_bounds__(kThreads) sampleKernel(const SampleParams p) {
     float mx = -INFINITY;
     int best = INT_MAX;
     for (int i = tid; i < V; i += kThreads) {
-        const float v = cleanLogit(l[i]);
+        const float v = rowLogit(l, i, sr);
         if (before(v, i, mx, best)) { mx = v; best = i; }
     }
     blockArgmax(sh, mx, best);
@@ -104,7 +112,7 @@ __global__ void __launch_bounds__(kThreads) sampleKernel(const SampleParams p) {
     int cnt = 0;
     double z = 0;
     for (int i = tid; i < V; i += kThreads) {
-        const float v = cleanLogit(l[i]);
+        const float v = rowLogit(l, i, sr);
         if (v >= floorV) { ++cnt; z += static_cast<double>(expf(v - mx)); }
     }
     cnt = blockSumI(sh, cnt);
@@ -127,7 +135,7 @@ __global__ void __launch_bounds__(kThreads) sampleKernel(const SampleParams p) {
         __syncthreads();
         const uint32_t prefix = sh.prefix;
         for (int i = tid; i < V; i += kThreads) {
-            const uint32_t key = orderedKey(cleanLogit(l[i]));
+            const uint32_t key = orderedKey(rowLogit(l, i, sr));
             if ((key & mask) == prefix) atomicAdd(&sh.hist[(key >> shift) & 255u], 1u);
         }
         __syncthreads();
@@ -152,7 +160,7 @@ __global__ void __launch_bounds__(kThreads) sampleKernel(const SampleParams p) {
     const int lane = tid & 31, w = tid >> 5;
     for (int base = 0; base < V; base += kThreads) {
         const int i = base + tid;
-        const float v = i < V ? cleanLogit(l[i]) : -INFINITY;
+        const float v = i < V ? rowLogit(l, i, sr) : -INFINITY;
         const uint32_t key = i < V ? orderedKey(v) : 0u;
         const bool gt = i < V && key > tau, eq = i < V && key == tau;
         const unsigned ballot = __ballot_sync(0xFFFFFFFFu, eq);
