@@ -65,7 +65,7 @@ struct GemvParams {
 constexpr int kGemvMaxT = 8;          // largest token count the matrix-vector kernels take
 constexpr int kDenseGemvMaxT = 4;     // ... and the one LinearOps gives them for dense weights
 constexpr int kDecodeGemvMaxT = 2;    // ... and for quantized ones in decode steps (LinearOps::setStepKind)
-constexpr int kVerifyGemvMaxT = 2;    // ... and in verification steps (LinearOps::setStepKind)
+constexpr int kVerifyGemvMaxT = 16;   // ... and in verification steps (two slices of kGemvMaxT)
 constexpr int kGemvWarpsPerCta = 4;   // output rows per CTA: 4 * rowsPerWarp (4 in mode 2)
 
 // Tensor-core path of quantized weights for kGemvMaxT < T <= kMmaMaxT tokens: up to three

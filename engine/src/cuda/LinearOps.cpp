@@ -65,9 +65,8 @@ int LinearOps::gemvLimit(int t) const {
     // Quantized weights in decode steps: the tensor-core kernel from 3 sequences on (H200, llama8b
     // Q4_K_M aggregate decode: 2 sequences 545 vs 528 tok/s, 4: 808 vs 1,043, 8: 1,032 vs 1,854).
     if (forcedGemvMaxT_) return forcedGemvMaxT_;
-    // Verification steps: as decode steps (see LinearOps.h: a step of 8 tokens costs 3.4 times a
-    // one-token step through the matrix-vector kernels on a real-size model, 1.8 times through the
-    // tensor-core kernel).
+    // Verification steps: a draft of up to kVerifyGemvMaxT - 1 tokens scored as plain decoding
+    // scores each token (the default maxDraft is 8: 9 tokens, two slices).
     return stepKind_ == StepKind::Decode ? kDecodeGemvMaxT : stepKind_ == StepKind::Verify ? verifyGemvMaxT_ : kGemvMaxT;
 }
 

@@ -68,11 +68,11 @@ public:
     // What the step is, for the choice of kernels: Decode (one token per sequence): quantized
     // weights take the tensor-core kernel and dense ones cuBLAS from kDecodeGemvMaxT + 1 tokens on;
     // Verify (every token a logit row, some sequence with several: speculative verification): the
-    // matrix-vector kernels up to kVerifyGemvMaxT tokens (quantized weights; a token and one
-    // draft, scored exactly as one-token steps score them), the tensor-core kernel above, where the
-    // matrix-vector kernels' cost grows with every token (H200, llama8b Q4_K_M, a step of 8 tokens:
-    // 8.6 ms through them, 4.6 ms through the tensor-core kernel, 2.5 ms for one token); Prefill: up
-    // to kGemvMaxT tokens (kDenseGemvMaxT dense).
+    // matrix-vector kernels up to kVerifyGemvMaxT tokens (quantized weights), in 8-token slices,
+    // so each token is scored exactly as a one-token decode step scores it and speculation never
+    // changes a greedy output (HEARTH_CUDA_VERIFY_GEMV_MAX_T=2 puts 3+ tokens on the tensor-core
+    // kernel instead, for measuring: docs/benchmarks.md); Prefill: up to kGemvMaxT tokens
+    // (kDenseGemvMaxT dense).
     enum class StepKind { Prefill, Decode, Verify };
     void setStepKind(StepKind k) { stepKind_ = k; }
     uint64_t bytes() const;

@@ -85,12 +85,13 @@ __global__ void __launch_bounds__(128) denseGemvKernel(const GemvParams p) {
             float w[2][D::kPerVec];
 #pragma unroll
             for (int s = 0; s < 2; ++s) D::unpack(wv[s][j], w[s]);
+            // All MaxT tokens, with no exit (see KQuantGemv.cu): a token past T recomputes the last.
 #pragma unroll
             for (int t = 0; t < MaxT; ++t) {
-                if (t >= T) break;
+                const int64_t tok = min(tBase + t, p.T - 1);
                 // A plain (coherent) load: written by the kernel before this one (Launch.cuh).
                 const int4 av = reinterpret_cast<const int4*>(static_cast<const uint8_t*>(p.actDense) +
-                                                             static_cast<int64_t>(tBase + t) * p.cols * kEl)[i];
+                                                             tok * p.cols * kEl)[i];
                 float a[D::kPerVec];
                 D::unpack(av, a);
 #pragma unroll
@@ -120,6 +121,8 @@ __global__ void __launch_bounds__(128) denseGemvKernel(const GemvParams p) {
 template <int TT>
 cudaError_t launchDense(const GemvParams& p, int grid, cudaStream_t s) {
     if (p.T == 1) return launchKernel(denseGemvKernel<TT, 1>, grid, 128, 0, s, p);
+    if (p.T == 2) return launchKernel(denseGemvKernel<TT, 2>, grid, 128, 0, s, p);
+    if (p.T <= 4) return launchKernel(denseGemvKernel<TT, 4>, grid, 128, 0, s, p);
     return launchKernel(denseGemvKernel<TT, kGemvMaxT>, dim3(grid, gemvTokenSlices(p.T)), 128, 0, s, p);
 }
 

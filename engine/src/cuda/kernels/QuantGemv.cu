@@ -94,14 +94,15 @@ __global__ void __launch_bounds__(128) quantGemvKernel(const GemvParams p) {
 #pragma unroll
             for (int s = 0; s < 2; ++s)
                 if (r.ok[s]) Q::unit(sw[warp][pc & 1][s] + blk * Q::kBytes, uin, un[s]);
+            // All MaxT tokens, with no exit (see KQuantGemv.cu): a token past T recomputes the last.
 #pragma unroll
             for (int t = 0; t < MaxT; ++t) {
-                if (t >= T) break;
-                const int4* ap = reinterpret_cast<const int4*>(p.actQ + static_cast<int64_t>(tBase + t) * p.cols) + unit * 2;
+                const int64_t tok = min(tBase + t, p.T - 1);
+                const int4* ap = reinterpret_cast<const int4*>(p.actQ + tok * p.cols) + unit * 2;
                 // Plain (coherent) loads: the inputs were written by the kernel before this one,
                 // which may still have been running when this one started (Launch.cuh).
                 const int4 a0 = ap[0], a1 = ap[1];
-                const int64_t si = static_cast<int64_t>(tBase + t) * unitsPerRow + unit;
+                const int64_t si = tok * unitsPerRow + unit;
                 const float da = p.actScale[si];
                 const float sa = Q::kKind == kLegacyMin ? p.actSum[si] : 0.f;
 #pragma unroll
@@ -119,6 +120,8 @@ __global__ void __launch_bounds__(128) quantGemvKernel(const GemvParams p) {
 template <int TT>
 cudaError_t launchType(const GemvParams& p, int grid, cudaStream_t s) {
     if (p.T == 1) return launchKernel(quantGemvKernel<TT, 1>, grid, 128, 0, s, p);
+    if (p.T == 2) return launchKernel(quantGemvKernel<TT, 2>, grid, 128, 0, s, p);
+    if (p.T <= 4) return launchKernel(quantGemvKernel<TT, 4>, grid, 128, 0, s, p);
     return launchKernel(quantGemvKernel<TT, kGemvMaxT>, dim3(grid, gemvTokenSlices(p.T)), 128, 0, s, p);
 }
 
