@@ -13,7 +13,9 @@
 # PROMPTS (default 8) prompts; CONC (default "8") the batch sizes, each runs that many requests
 # (the prompts repeated); GEN (default 128) tokens per request; METHODS (default all four); REPS
 # (default 1) runs of each, the median speed reported (token checks use the first run); STEP_LOGS=1
-# writes each run's per-step trace (HEARTH_STEP_LOG) to steps-METHOD-N.log beside the results.
+# writes each run's per-step trace (HEARTH_STEP_LOG) to steps-METHOD-N.log beside the results;
+# WARMUP=1 runs every prompt once unreported first in each process (`run --warmup`: the steady state
+# of a server that is already up, without its first requests' kernel loading and graph captures).
 set -euo pipefail
 cli=${1:?hearth-cli}; model=${2:?model}; draft=${3:?draft model}; text=${4:?text file}
 out=${5:-$(mktemp -d)}; shift $(( $# < 5 ? $# : 5 ))
@@ -60,11 +62,11 @@ for ((rep = 0; rep < REPS; rep++)); do
   for m in $METHODS; do
     # shellcheck disable=SC2046
     HEARTH_STEP_LOG=${STEP_LOGS:+$out/steps-$m-1.log$sfx} \
-      "$cli" run -m "$model" --prompts "$out/prompts-1.jsonl" --sequential "${extra[@]}" $(spec_flags "$m") > "$out/$m-1.jsonl$sfx"
+      "$cli" run -m "$model" --prompts "$out/prompts-1.jsonl" --sequential ${WARMUP:+--warmup} "${extra[@]}" $(spec_flags "$m") > "$out/$m-1.jsonl$sfx"
     for c in $CONC; do
       # shellcheck disable=SC2046
       HEARTH_STEP_LOG=${STEP_LOGS:+$out/steps-$m-$c.log$sfx} \
-        "$cli" run -m "$model" --prompts "$out/prompts-$c.jsonl" --max-seqs "$c" "${extra[@]}" $(spec_flags "$m") > "$out/$m-$c.jsonl$sfx"
+        "$cli" run -m "$model" --prompts "$out/prompts-$c.jsonl" --max-seqs "$c" ${WARMUP:+--warmup} "${extra[@]}" $(spec_flags "$m") > "$out/$m-$c.jsonl$sfx"
     done
   done
 done

@@ -35,6 +35,29 @@ for spec in ngram "index:$tmp/py.hidx" "draft:$shared/models/coder-draft-f16.ggu
   (( acc > 0 )) || fail "--spec $spec accepted no draft tokens"
 done
 
+# run --prompts: one JSON line per prompt in input order; --warmup (a first, unreported pass under
+# its own prefix-cache salt) leaves the reported tokens as they were and computes the prompts again
+# (nothing reused from the warm-up).
+python3 - "$shared/testdata/text/python-sample.txt" "$tmp/p.jsonl" <<'PY'
+import json, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+with open(sys.argv[2], "w") as f:  # two prompts of several full KV blocks
+    for start, n in ((0, 12), (4000, 8)):
+        f.write(json.dumps({"prompt": text[start:start + 600], "n": n, "temp": 0}) + "\n")
+PY
+cold=$("$cli" run -m "$model" --prompts "$tmp/p.jsonl" --threads 2)
+warm=$("$cli" run -m "$model" --prompts "$tmp/p.jsonl" --threads 2 --warmup --spec ngram)
+[[ $(echo "$cold" | wc -l) == 2 && $(echo "$warm" | wc -l) == 2 ]] || fail "run --prompts: expected two result lines"
+for i in 1 2; do
+  a=$(echo "$cold" | sed -n "${i}p" | field 'd["tokens"]'); b=$(echo "$warm" | sed -n "${i}p" | field 'd["tokens"]')
+  [[ "$a" == "$b" ]] || fail "run --prompts --warmup: prompt $i gave other tokens"
+done
+echo "$warm" | python3 -c "import json,sys; assert all(json.loads(l)['cached_prompt_tokens'] == 0 for l in sys.stdin)" ||
+  fail "the reported pass reused the warm-up's KV"
+again=$("$cli" run -m "$model" --prompts <(head -1 "$tmp/p.jsonl"; head -1 "$tmp/p.jsonl") --threads 2 --sequential)
+[[ $(echo "$again" | sed -n 2p | field 'd["cached_prompt_tokens"]') -ge 32 ]] || fail "the same prompt twice should reuse its blocks"
+if "$cli" run -m "$model" -p x -n 1 --warmup >/dev/null 2>&1; then fail "--warmup without --prompts was accepted"; fi
+
 # Usage errors.
 for bad in "--spec bogus" "--spec index:" "--spec-max 0" "--spec-ngram 3,1"; do
   # shellcheck disable=SC2086
