@@ -155,37 +155,41 @@ int runRun(int argc, char** argv) {
             return fail(*promptsFile + " line " + std::to_string(i + 1) + ": " + err, 2);
         jobs.push_back(std::move(job));
     }
+    // All at once (one continuous batch), or --sequential: each after the previous one finished;
+    // done(job) in input order, false to stop there.
+    auto runAll = [&](std::vector<Job>& js, auto&& done) {
+        if (!sequential)
+            for (auto& job : js) e.submit(job.request, job.sink);
+        for (auto& job : js) {
+            if (sequential) e.submit(job.request, job.sink);
+            job.sink->wait();
+            if (!done(job)) return;
+        }
+    };
     if (warmup) {
         // The same requests, run the same way, with nothing shared with the measured pass through
         // the prefix cache.
         std::vector<Job> warm;
         for (const auto& job : jobs) {
-            Job w{job.request, std::make_shared<CollectingSink>()};
-            w.request.cacheSalt += "\x1fwarmup";
-            warm.push_back(std::move(w));
+            warm.push_back({job.request, std::make_shared<CollectingSink>()});
+            warm.back().request.cacheSalt += "\x1fwarmup";
         }
-        if (!sequential)
-            for (auto& w : warm) e.submit(w.request, w.sink);
-        for (auto& w : warm) {
-            if (sequential) e.submit(w.request, w.sink);
-            w.sink->wait();
-            if (w.sink->error) return fail("warm-up: " + w.sink->error->toString());
-        }
+        const Job* failed = nullptr;
+        runAll(warm, [&](const Job& w) {
+            if (w.sink->error) failed = &w;
+            return failed == nullptr;
+        });
+        if (failed) return fail("warm-up: " + failed->sink->error->toString());
     }
-    // All at once (one continuous batch), or --sequential: each after the previous one finished.
-    if (!sequential)
-        for (auto& job : jobs) e.submit(job.request, job.sink);
     int failures = 0;
-    for (auto& job : jobs) {
-        if (sequential) e.submit(job.request, job.sink);
-        job.sink->wait();
-        nlohmann::json j = resultJson(job);
-        std::printf("%s\n", dump(j).c_str());
+    runAll(jobs, [&](const Job& job) {
+        std::printf("%s\n", dump(resultJson(job)).c_str());
         if (job.sink->error) {
             std::fprintf(stderr, "error: %s\n", job.sink->error->toString().c_str());
             ++failures;
         }
-    }
+        return true;
+    });
     std::fflush(stdout);
     return failures ? 1 : 0;
 }

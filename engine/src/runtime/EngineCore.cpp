@@ -212,11 +212,12 @@ Status EngineCore::step() {
         deliverFinished(Clock::now());
         return st;
     }
-    const double forwardSeconds = std::chrono::duration<double>(Clock::now() - tForward).count();
     int64_t prefill = 0;
     for (const auto& s : out.seqs) prefill += s.promptTokens;
-    if (spec_ && prefill == 0)  // the cost model learns from pure decode steps
-        spec_->recordStep(out.numTokens, out.numDraftTokens() > 0, forwardSeconds);
+    const bool specLearns = spec_ && prefill == 0;  // the cost model learns from pure decode steps
+    const double forwardSeconds =
+        specLearns || trace_.enabled() ? std::chrono::duration<double>(Clock::now() - tForward).count() : 0.0;
+    if (specLearns) spec_->recordStep(out.numTokens, out.numDraftTokens() > 0, forwardSeconds);
     const std::vector<SeqUpdate> updates = scheduler_->update(out, sampled_, sampledCounts_);
     const auto now = Clock::now();
 

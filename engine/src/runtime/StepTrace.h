@@ -4,8 +4,8 @@
 // verification steps can be set against plain decode steps on a real run. Off (no file, no
 // clock reads beyond the step's own) when the variable is unset or empty.
 //
-// Invariants: enabled() is fixed at construction; a write failure turns the trace off, never the
-// engine's step.
+// Invariants: enabled() only goes from true to false (a write failure closes the file and turns
+// the trace off, never the engine's step).
 
 #include <cstdint>
 #include <cstdio>

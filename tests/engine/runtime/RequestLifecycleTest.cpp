@@ -108,39 +108,29 @@ TEST(Lifecycle, StopTokensEndTheRequestAndAreNotShown) {
     EXPECT_EQ(s->usage.completionTokens, 5) << "the stop token was generated";
 }
 
+// ignore_eos bans the end-of-generation tokens, on the host and on the device alike: the ban
+// travels with the row to the device sampler, so such requests still sample there (a benchmark's
+// usual setting must not cost a logits copy).
 TEST(Lifecycle, EndOfGenerationUnlessIgnoreEos) {
     CoreHarness probe(cfg());
     const auto prompt = makePrompt(12, 3);
     const auto ref = probe.backend->reference(prompt, 6);
     auto tok = std::make_shared<FakeTokenizer>(/*eos=*/ref[2]);
-    CoreHarness h(cfg(), 64, tok);
-    auto a = h.submit(greedy(prompt, 6));
-    auto r = greedy(prompt, 6);
-    r.ignoreEos = true;
-    auto b = h.submit(r);
-    h.runUntilIdle();
-    EXPECT_EQ(a->reason, FinishReason::Stop);
-    EXPECT_EQ(a->tokens.size(), 2u);
-    EXPECT_EQ(b->reason, FinishReason::Length);
-    EXPECT_EQ(b->tokens, h.backend->reference(prompt, 6, {ref[2]})) << "EOS is banned, not just ignored";
-}
-
-// ignore_eos bans the end-of-generation tokens; the ban travels with the row to the device sampler,
-// so such requests still sample there (a benchmark's usual setting must not cost a logits copy).
-TEST(Lifecycle, IgnoreEosRequestsSampleOnTheDeviceWithTheBan) {
-    CoreHarness probe(cfg());
-    const auto prompt = makePrompt(12, 3);
-    const auto ref = probe.backend->reference(prompt, 6);
-    auto tok = std::make_shared<FakeTokenizer>(/*eos=*/ref[2]);
-    CoreHarness h(cfg(), 64, tok);
-    h.backend->setDeviceSampling(true);
-    auto r = greedy(prompt, 6);
-    r.ignoreEos = true;
-    auto b = h.submit(r);
-    h.runUntilIdle();
-    EXPECT_EQ(b->reason, FinishReason::Length);
-    EXPECT_EQ(b->tokens, h.backend->reference(prompt, 6, {ref[2]})) << "EOS is banned on the device too";
-    EXPECT_GE(h.backend->deviceSampledSteps(), 5u);
+    for (const bool device : {false, true}) {
+        SCOPED_TRACE(device ? "device sampling" : "host sampling");
+        CoreHarness h(cfg(), 64, tok);
+        h.backend->setDeviceSampling(device);
+        auto a = h.submit(greedy(prompt, 6));
+        auto r = greedy(prompt, 6);
+        r.ignoreEos = true;
+        auto b = h.submit(r);
+        h.runUntilIdle();
+        EXPECT_EQ(a->reason, FinishReason::Stop);
+        EXPECT_EQ(a->tokens.size(), 2u);
+        EXPECT_EQ(b->reason, FinishReason::Length);
+        EXPECT_EQ(b->tokens, h.backend->reference(prompt, 6, {ref[2]})) << "EOS is banned, not just ignored";
+        if (device) EXPECT_GE(h.backend->deviceSampledSteps(), 5u);
+    }
 }
 
 TEST(Lifecycle, RequestsThatCanNeverFitFailAtOnce) {
