@@ -51,7 +51,7 @@ test(`${CLIENTS} concurrent streams match the single-client greedy outputs`, asy
       healthChecks++;
       if (!r || r.status !== 200) healthFailures++;
       await r?.text();
-      await new Promise((res) => setTimeout(res, 50));
+      await new Promise((res) => setTimeout(res, 10));
     }
   })();
 
