@@ -1,7 +1,7 @@
 // hearth-gpu-bench: speed of the CUDA backend on random-weight models with real shapes.
 //
 //   hearth-gpu-bench --shape llama8b --mix q4_k_m [--dir /dev/shm] [--tests decode,pp512,agg,kv,restore,verify]
-//                    [--batch-invariant 1] [--keep 1 | --model FILE] [--seqs 8,32,64]
+//                    [--batch-invariant 1] [--keep 1 | --model FILE] [--seqs 8,32,64] [--verify-tokens 1,8]
 //
 // Generates the model (RandomModel.h), loads it through the backend factory on device 0, and
 // reports: batch-1 decode tok/s (device sampling, CUDA graphs) with the fraction of the memory
@@ -31,11 +31,22 @@ namespace {
 struct Args {
     std::string shape = "llama8b", mix = "q4_k_m", dir = "/dev/shm", json, tests = "decode,pp512,agg,kv,restore", model;
     std::vector<int> seqs = {8, 32, 64};  // sequence counts of the aggregate test
+    std::vector<int> verifyTokens = {1, 2, 3, 4, 5, 8, 9, 16};  // step sizes of the verification test
     double bandwidth = 4.3e12;
     bool keep = false, batchInvariant = false;
 };
 
 double ms(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
+std::vector<int> intList(const std::string& v) {
+    std::vector<int> out;
+    for (size_t p = 0; p < v.size();) {
+        const size_t c = v.find(',', p);
+        out.push_back(std::atoi(v.substr(p, c - p).c_str()));
+        p = c == std::string::npos ? v.size() : c + 1;
+    }
+    return out;
+}
+
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     return v.empty() ? 0 : v[v.size() / 2];
@@ -153,7 +164,8 @@ public:
     void runVerify() {
         setBlocksPer(64);
         if (!prefill(1, 512, 0)) return;
-        for (int T : {1, 2, 3, 4, 5, 8, 9, 16}) {
+        for (int T : a_.verifyTokens) {
+            if (T < 1 || T > 64) continue;
             std::vector<double> times;
             std::vector<Backend::RowSampling> rows(T);
             std::vector<TokenId> out;
@@ -254,14 +266,8 @@ int main(int argc, char** argv) {
         else if (k == "--bandwidth") a.bandwidth = std::atof(v.c_str()) * 1e12;
         else if (k == "--batch-invariant") a.batchInvariant = v == "1";
         else if (k == "--keep") a.keep = v == "1";
-        else if (k == "--seqs") {
-            a.seqs.clear();
-            for (size_t p = 0; p < v.size();) {
-                const size_t c = v.find(',', p);
-                a.seqs.push_back(std::atoi(v.substr(p, c - p).c_str()));
-                p = c == std::string::npos ? v.size() : c + 1;
-            }
-        }
+        else if (k == "--seqs") a.seqs = intList(v);
+        else if (k == "--verify-tokens") a.verifyTokens = intList(v);
         else {
             std::fprintf(stderr, "unknown option %s\n", k.c_str());
             return 2;

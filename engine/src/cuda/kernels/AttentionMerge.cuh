@@ -19,7 +19,7 @@ __device__ __forceinline__ int64_t partitionRow(const AttnParams& p, const AttnT
 // Called by every thread of the CTA once its partition's partials are written. Returns true in
 // the CTA that merged (and wrote p.out for the tile's rows). Shared scratch: weights
 // [kAttnMaxRows][kAttnMaxPartitions], sums [kAttnMaxRows], flag.
-template <int kThreads>
+template <int kThreads, int kEl = 1>
 __device__ bool mergeAttentionPartitions(const AttnParams& p, const AttnTile& tile, int kvh, int nRows, int nParts,
                                          float* weights, float* sums, int* flag) {
     const int D = p.D;
@@ -55,15 +55,36 @@ __device__ bool mergeAttentionPartitions(const AttnParams& p, const AttnTile& ti
     }
     __syncthreads();
     const int64_t qStride = static_cast<int64_t>(p.Hq) * D;
-    for (int e = threadIdx.x; e < nRows * D; e += kThreads) {
-        const int r = e / D, d = e - r * D;
-        const int64_t row = partitionRow(p, tile, kvh, r);
-        float o = 0.f;
+    // kEl elements per thread at a time, their partitions' loads in flight together (with one,
+    // a verification step's 16 rows were 16 rounds of L2 latency); each element still sums its
+    // partitions in order.
+    for (int e0 = threadIdx.x; e0 < nRows * D; e0 += kEl * kThreads) {
+        float o[kEl];
+        int64_t src[kEl];
+        int rw[kEl];
+        bool ok[kEl];
+#pragma unroll
+        for (int k = 0; k < kEl; ++k) {
+            const int e = e0 + k * kThreads;
+            ok[k] = e < nRows * D;
+            const int r = ok[k] ? e / D : 0, d = e - r * D;
+            rw[k] = r;
+            src[k] = partitionRow(p, tile, kvh, r) * D + (ok[k] ? d : 0);
+            o[k] = 0.f;
+        }
 #pragma unroll 8
-        for (int i = 0; i < nParts; ++i) o += weights[r * kAttnMaxPartitions + i] * __ldcg(p.partO + (row + i) * D + d);
-        const float L = sums[r];
-        const int tok = tile.tokenBegin + r / p.G, head = kvh * p.G + r % p.G;
-        p.out[tok * qStride + static_cast<int64_t>(head) * D + d] = L > 0.f ? o / L : 0.f;
+        for (int i = 0; i < nParts; ++i)
+#pragma unroll
+            for (int k = 0; k < kEl; ++k)
+                if (ok[k]) o[k] += weights[rw[k] * kAttnMaxPartitions + i] * __ldcg(p.partO + src[k] + static_cast<int64_t>(i) * D);
+#pragma unroll
+        for (int k = 0; k < kEl; ++k) {
+            if (!ok[k]) continue;
+            const int r = rw[k], d = e0 + k * kThreads - r * D;
+            const float L = sums[r];
+            const int tok = tile.tokenBegin + r / p.G, head = kvh * p.G + r % p.G;
+            p.out[tok * qStride + static_cast<int64_t>(head) * D + d] = L > 0.f ? o[k] / L : 0.f;
+        }
     }
     return true;
 }

@@ -272,7 +272,7 @@ __global__ void __launch_bounds__(kSplit ? 128 : 64) attentionMmaKernel(const At
             }
         }
         // The key stages are free (the loop ended with a barrier): merge weights go there.
-        mergeAttentionPartitions<kThreads>(p, tile, kvh, nRows, nParts, reinterpret_cast<float*>(&Ks[0][0][0]), mergeL, &mergeFlag);
+        mergeAttentionPartitions<kThreads, 4>(p, tile, kvh, nRows, nParts, reinterpret_cast<float*>(&Ks[0][0][0]), mergeL, &mergeFlag);
         return;
     }
     const float iA = lA > 0.f ? 1.f / lA : 0.f, iB = lB > 0.f ? 1.f / lB : 0.f;
