@@ -1,5 +1,6 @@
 #pragma once
-// Shared pieces of the matrix-vector kernels: which rows a warp owns, the epilogue, warp sums.
+// Shared pieces of the matrix-vector kernels: which rows a warp owns, the epilogue, warp sums, how
+// many tokens a CTA takes.
 //
 // A CTA has 4 warps; each warp owns two row slots. Modes 0/1 (store / accumulate): the slots are
 // two consecutive rows of one segment (or one row, rowsPerWarp 1, for launches with few rows) (segments are up to three matrices of one type sharing the
@@ -7,7 +8,11 @@
 // of the gate matrix (seg 0), slot 1 row r of the up matrix (seg 1), and silu(gate) * up goes to
 // seg 0's output.
 
+#include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+
+#include <cuda_runtime.h>
 
 #include "cuda/KernelParams.h"
 
@@ -70,6 +75,34 @@ __device__ __forceinline__ float siluMul(float g, float u) { return __fmul_rn(__
 // Token slices of a launch (gridDim.y): 8 tokens each; a slice computes its rows exactly as a
 // launch of those tokens alone would.
 __host__ __device__ inline int gemvTokenSlices(int T) { return T <= 1 ? 1 : (T + kGemvMaxT - 1) / kGemvMaxT; }
+
+// Tokens per CTA (1, 2, 4 or 8) of a matrix-vector launch over `grid` CTAs of row pairs. A launch with few
+// CTAs whose weights stay in L2 takes narrower token slices (gridDim.y), so more CTAs share the
+// tokens: such launches are bound by the latency of each warp's per-token work, not by memory (H200,
+// the 23 M-parameter coder model: 8 tokens in one slice took 9-12 us a matrix against 4-5 us for
+// one token), and a slice's re-read of the weights comes from L2. Each token is computed the same
+// whatever the slice width (the invariant the kernel keeps), so this changes no result.
+inline int gemvTokensPerCta(const GemvParams& p, int grid) {
+    const int widest = p.T <= 2 ? p.T : p.T <= 4 ? 4 : kGemvMaxT;
+    static const bool off = [] {
+        const char* v = std::getenv("HEARTH_CUDA_GEMV_SLICES");  // =0 (measuring): one slice per 8 tokens
+        return v && std::atoi(v) == 0;
+    }();
+    static int sms[64] = {}, l2[64] = {};
+    int dev = 0;
+    if (off || p.T == 1 || cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= 64) return widest;
+    if (!sms[dev] && (cudaDeviceGetAttribute(&sms[dev], cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
+                      cudaDeviceGetAttribute(&l2[dev], cudaDevAttrL2CacheSize, dev) != cudaSuccess))
+        return widest;
+    int64_t rows = 0;
+    for (int i = 0; i < p.nSeg; ++i) rows += p.seg[i].rows;
+    if (p.mode == 2) rows = 2 * static_cast<int64_t>(p.seg[0].rows);
+    const int wantCtas = 4 * sms[dev];
+    if (grid >= wantCtas || rows * p.rowBytes > l2[dev] / 8) return widest;
+    const int slices = std::min(p.T, (wantCtas + grid - 1) / grid);
+    const int per = (p.T + slices - 1) / slices;
+    return std::min(widest, per <= 1 ? 1 : per <= 2 ? 2 : per <= 4 ? 4 : kGemvMaxT);
+}
 
 // acc[s][t] summed over the warp; lane t writes token tBase + t (T tokens in this slice).
 template <int MaxT>

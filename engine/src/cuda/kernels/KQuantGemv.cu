@@ -304,11 +304,12 @@ cudaError_t launchType(const GemvParams& p, int grid, cudaStream_t s) {
         const int resident = residentCtas(kernel) / slices;
         return resident > 0 ? std::min(grid, resident) : grid;
     };
-    // A kernel per token count up to 2, 4, 8 (it computes all of them), slices of 8 above.
-    if (p.T == 1) return launchKernel(kquantGemvKernel<TT, 1>, fit(kquantGemvKernel<TT, 1>, 1), 128, 0, s, p);
-    if (p.T == 2) return launchKernel(kquantGemvKernel<TT, 2>, fit(kquantGemvKernel<TT, 2>, 1), 128, 0, s, p);
-    if (p.T <= 4) return launchKernel(kquantGemvKernel<TT, 4>, fit(kquantGemvKernel<TT, 4>, 1), 128, 0, s, p);
-    const int slices = gemvTokenSlices(p.T);
+    // A kernel per token count up to 2, 4, 8 (it computes all of them), slices of 8 above, or
+    // narrower slices for small launches (gemvTokensPerCta).
+    const int per = gemvTokensPerCta(p, grid), slices = (p.T + per - 1) / per;
+    if (per == 1) return launchKernel(kquantGemvKernel<TT, 1>, dim3(fit(kquantGemvKernel<TT, 1>, slices), slices), 128, 0, s, p);
+    if (per == 2) return launchKernel(kquantGemvKernel<TT, 2>, dim3(fit(kquantGemvKernel<TT, 2>, slices), slices), 128, 0, s, p);
+    if (per == 4) return launchKernel(kquantGemvKernel<TT, 4>, dim3(fit(kquantGemvKernel<TT, 4>, slices), slices), 128, 0, s, p);
     return launchKernel(kquantGemvKernel<TT, kGemvMaxT>, dim3(fit(kquantGemvKernel<TT, kGemvMaxT>, slices), slices), 128, 0,
                         s, p);
 }

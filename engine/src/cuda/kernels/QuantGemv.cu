@@ -2,7 +2,7 @@
 // int8 activations (the CPU's pairing: Q8_0 / Q8_1 / Q8_K) and dp4a integer dot products. More
 // tokens are taken in slices of 8 (gridDim.y), each computed exactly as a launch of its own: the
 // batch-invariant mode's path for every row count. Launches with few CTAs over small matrices take
-// narrower slices (tokensPerCta), down to a token per CTA.
+// narrower slices (gemvTokensPerCta), down to a token per CTA.
 //
 // Each warp owns two rows and walks them in pieces of 2048 elements. A piece's bytes are copied
 // to the warp's shared memory with asynchronous 16-byte copies (cp.async, sm_80+), the next piece
@@ -118,37 +118,9 @@ __global__ void __launch_bounds__(128) quantGemvKernel(const GemvParams p) {
     gemvEpilogue<MaxT>(p, r, acc, tBase, T);
 }
 
-// Tokens per CTA (1, 2, 4 or 8) of a launch over `grid` CTAs of row pairs. A launch with few
-// CTAs whose weights stay in L2 takes narrower token slices (gridDim.y), so more CTAs share the
-// tokens: such launches are bound by the latency of each warp's per-token work, not by memory (H200,
-// the 23 M-parameter coder model: 8 tokens in one slice took 9-12 us a matrix against 4-5 us for
-// one token), and a slice's re-read of the weights comes from L2. Each token is computed the same
-// whatever the slice width (the invariant the kernel keeps), so this changes no result.
-int tokensPerCta(const GemvParams& p, int grid) {
-    const int widest = p.T <= 2 ? p.T : p.T <= 4 ? 4 : kGemvMaxT;
-    static const bool off = [] {
-        const char* v = std::getenv("HEARTH_CUDA_GEMV_SLICES");  // =0 (measuring): one slice per 8 tokens
-        return v && std::atoi(v) == 0;
-    }();
-    static int sms[64] = {}, l2[64] = {};
-    int dev = 0;
-    if (off || p.T == 1 || cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= 64) return widest;
-    if (!sms[dev] && (cudaDeviceGetAttribute(&sms[dev], cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
-                      cudaDeviceGetAttribute(&l2[dev], cudaDevAttrL2CacheSize, dev) != cudaSuccess))
-        return widest;
-    int64_t rows = 0;
-    for (int i = 0; i < p.nSeg; ++i) rows += p.seg[i].rows;
-    if (p.mode == 2) rows = 2 * static_cast<int64_t>(p.seg[0].rows);
-    const int wantCtas = 4 * sms[dev];
-    if (grid >= wantCtas || rows * p.rowBytes > l2[dev] / 8) return widest;
-    const int slices = std::min(p.T, (wantCtas + grid - 1) / grid);
-    const int per = (p.T + slices - 1) / slices;
-    return std::min(widest, per <= 1 ? 1 : per <= 2 ? 2 : per <= 4 ? 4 : kGemvMaxT);
-}
-
 template <int TT>
 cudaError_t launchType(const GemvParams& p, int grid, cudaStream_t s) {
-    const int per = tokensPerCta(p, grid);
+    const int per = gemvTokensPerCta(p, grid);
     const dim3 g(grid, (p.T + per - 1) / per);
     if (per == 1) return launchKernel(quantGemvKernel<TT, 1>, g, 128, 0, s, p);
     if (per == 2) return launchKernel(quantGemvKernel<TT, 2>, g, 128, 0, s, p);
