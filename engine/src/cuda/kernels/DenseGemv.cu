@@ -121,11 +121,9 @@ __global__ void __launch_bounds__(128) denseGemvKernel(const GemvParams p) {
 template <int TT>
 cudaError_t launchDense(const GemvParams& p, int grid, cudaStream_t s) {
     const int per = gemvTokensPerCta(p, grid);
-    const dim3 g(grid, (p.T + per - 1) / per);
-    if (per == 1) return launchKernel(denseGemvKernel<TT, 1>, g, 128, 0, s, p);
-    if (per == 2) return launchKernel(denseGemvKernel<TT, 2>, g, 128, 0, s, p);
-    if (per == 4) return launchKernel(denseGemvKernel<TT, 4>, g, 128, 0, s, p);
-    return launchKernel(denseGemvKernel<TT, kGemvMaxT>, g, 128, 0, s, p);
+    const GemvKernel k = gemvKernelFor(per, denseGemvKernel<TT, 1>, denseGemvKernel<TT, 2>, denseGemvKernel<TT, 4>,
+                                       denseGemvKernel<TT, kGemvMaxT>);
+    return launchKernel(k, dim3(grid, (p.T + per - 1) / per), 128, 0, s, p);
 }
 
 }  // namespace

@@ -94,14 +94,19 @@ inline int gemvTokensPerCta(const GemvParams& p, int grid) {
     if (!sms[dev] && (cudaDeviceGetAttribute(&sms[dev], cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
                       cudaDeviceGetAttribute(&l2[dev], cudaDevAttrL2CacheSize, dev) != cudaSuccess))
         return widest;
-    int64_t rows = 0;
+    int64_t rows = p.mode == 2 ? p.seg[0].rows : 0;  // mode 2: the gate and up matrices
     for (int i = 0; i < p.nSeg; ++i) rows += p.seg[i].rows;
-    if (p.mode == 2) rows = 2 * static_cast<int64_t>(p.seg[0].rows);
     const int wantCtas = 4 * sms[dev];
     if (grid >= wantCtas || rows * p.rowBytes > l2[dev] / 8) return widest;
     const int slices = std::min(p.T, (wantCtas + grid - 1) / grid);
     const int per = (p.T + slices - 1) / slices;
     return std::min(widest, per <= 1 ? 1 : per <= 2 ? 2 : per <= 4 ? 4 : kGemvMaxT);
+}
+
+// The instantiation of a matrix-vector kernel for `per` tokens per CTA (gemvTokensPerCta).
+using GemvKernel = void (*)(GemvParams);
+inline GemvKernel gemvKernelFor(int per, GemvKernel t1, GemvKernel t2, GemvKernel t4, GemvKernel t8) {
+    return per == 1 ? t1 : per == 2 ? t2 : per == 4 ? t4 : t8;
 }
 
 // acc[s][t] summed over the warp; lane t writes token tBase + t (T tokens in this slice).

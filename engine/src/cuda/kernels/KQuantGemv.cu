@@ -307,11 +307,9 @@ cudaError_t launchType(const GemvParams& p, int grid, cudaStream_t s) {
     // A kernel per token count up to 2, 4, 8 (it computes all of them), slices of 8 above, or
     // narrower slices for small launches (gemvTokensPerCta).
     const int per = gemvTokensPerCta(p, grid), slices = (p.T + per - 1) / per;
-    if (per == 1) return launchKernel(kquantGemvKernel<TT, 1>, dim3(fit(kquantGemvKernel<TT, 1>, slices), slices), 128, 0, s, p);
-    if (per == 2) return launchKernel(kquantGemvKernel<TT, 2>, dim3(fit(kquantGemvKernel<TT, 2>, slices), slices), 128, 0, s, p);
-    if (per == 4) return launchKernel(kquantGemvKernel<TT, 4>, dim3(fit(kquantGemvKernel<TT, 4>, slices), slices), 128, 0, s, p);
-    return launchKernel(kquantGemvKernel<TT, kGemvMaxT>, dim3(fit(kquantGemvKernel<TT, kGemvMaxT>, slices), slices), 128, 0,
-                        s, p);
+    const GemvKernel k = gemvKernelFor(per, kquantGemvKernel<TT, 1>, kquantGemvKernel<TT, 2>, kquantGemvKernel<TT, 4>,
+                                       kquantGemvKernel<TT, kGemvMaxT>);
+    return launchKernel(k, dim3(fit(k, slices), slices), 128, 0, s, p);
 }
 
 }  // namespace

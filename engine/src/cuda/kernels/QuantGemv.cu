@@ -121,11 +121,9 @@ __global__ void __launch_bounds__(128) quantGemvKernel(const GemvParams p) {
 template <int TT>
 cudaError_t launchType(const GemvParams& p, int grid, cudaStream_t s) {
     const int per = gemvTokensPerCta(p, grid);
-    const dim3 g(grid, (p.T + per - 1) / per);
-    if (per == 1) return launchKernel(quantGemvKernel<TT, 1>, g, 128, 0, s, p);
-    if (per == 2) return launchKernel(quantGemvKernel<TT, 2>, g, 128, 0, s, p);
-    if (per == 4) return launchKernel(quantGemvKernel<TT, 4>, g, 128, 0, s, p);
-    return launchKernel(quantGemvKernel<TT, kGemvMaxT>, g, 128, 0, s, p);
+    const GemvKernel k = gemvKernelFor(per, quantGemvKernel<TT, 1>, quantGemvKernel<TT, 2>, quantGemvKernel<TT, 4>,
+                                       quantGemvKernel<TT, kGemvMaxT>);
+    return launchKernel(k, dim3(grid, (p.T + per - 1) / per), 128, 0, s, p);
 }
 
 }  // namespace
