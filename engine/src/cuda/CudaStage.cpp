@@ -337,9 +337,8 @@ Status CudaStage::enqueueLayer(int li, const StepShape& sh) {
     const int KV = static_cast<int>(cfg_.kvDim()), F = static_cast<int>(cfg_.nFf);
 
     const LinearInput a{x_.as<float>(), E, T, E, nullptr, L.attnNorm.f32(), cfg_.rmsEps};
-    const Projection qkv[3] = {{&L.wq, q_.as<float>(), Q, false}, {&L.wk, k_.as<float>(), KV, false},
-                               {&L.wv, v_.as<float>(), KV, false}};
-    HEARTH_TRY(linear_.project(a, qkv));
+    const Projection qkv[3] = {{&L.wq, q_.as<float>(), Q, false, 0}, {&L.wk, k_.as<float>(), KV, false, 1},
+                               {&L.wv, v_.as<float>(), KV, false, 2}};
 
     RopeStoreParams r;
     r.q = q_.as<float>();
@@ -371,7 +370,29 @@ Status CudaStage::enqueueLayer(int li, const StepShape& sh) {
     r.kvKind = kv_.kind;
     r.rowBytes = static_cast<int>(kv_.rowBytes());
     static const bool skipRope = measureSkips("rope"), skipAttention = measureSkips("attention");
-    if (!skipRope) HEARTH_TRY(cudaStatus(launchRopeStore(r, stream_), "rope and KV store"));
+
+    // RoPE and the KV store in the matrix-vector epilogue where it can run them (GemvRope: F16 KV,
+    // adjacent rotation pairs, no per-head norm); LinearOps says whether it did.
+    GemvRope fuse;
+    if (!r.neox && !r.qNorm && !r.kNorm && r.kvKind == kKvF16 && r.D % 2 == 0) {
+        fuse.D = r.D;
+        fuse.pairs = r.ropePairs;
+        fuse.cos = r.ropeCos;
+        fuse.sin = r.ropeSin;
+        fuse.tokenPos = r.tokenPos;
+        fuse.tokenSlot = r.tokenSlot;
+        fuse.pool = r.pool;
+        fuse.blockBytes = r.blockBytes;
+        fuse.kOff = r.kOff;
+        fuse.vOff = r.vOff;
+        fuse.rowBytes = r.rowBytes;
+        fuse.bias[0] = r.bq;
+        fuse.bias[1] = r.bk;
+        fuse.bias[2] = r.bv;
+    }
+    bool ropeFused = false;
+    HEARTH_TRY(linear_.project(a, qkv, skipRope ? nullptr : &fuse, &ropeFused));
+    if (!skipRope && !ropeFused) HEARTH_TRY(cudaStatus(launchRopeStore(r, stream_), "rope and KV store"));
 
     AttnParams at;
     at.q = q_.as<float>();
@@ -399,6 +420,11 @@ Status CudaStage::enqueueLayer(int li, const StepShape& sh) {
     at.partitions = partitions_;
     at.blocksPerPartition = partitionBlocksFor(sh);
     at.scale = 1.0f / std::sqrt(static_cast<float>(cfg_.headDim));
+    static const bool noAhead = [] {  // HEARTH_CUDA_ATTN_AHEAD=0 (measuring): chunks pipelined one ahead
+        const char* v = std::getenv("HEARTH_CUDA_ATTN_AHEAD");
+        return v && std::atoi(v) == 0;
+    }();
+    at.ahead = noAhead ? 0 : 1;
     // Tensor cores where they support the shape (F16 KV), else the decode kernel for decode-like
     // steps; the batch-invariant mode keeps every step on the general kernel, so prefill and decode
     // compute a row alike.

@@ -48,6 +48,26 @@ struct GemvSeg {
     int ctaBegin = 0;  // first CTA of this segment
 };
 
+// RoPE and the KV store fused into the epilogue of the Q/K/V matrix-vector launches (decode and
+// verification steps; CudaStage::enqueueLayer): the warp that owns rows 2i and 2i + 1 of a head
+// owns its rotation pair when the pairs are adjacent (normal RoPE), so it rotates them, adds the
+// biases first, writes Q back and stores K / V straight into their F16 KV rows, with the same
+// operations in the same order as ropeStoreKernel. Only for F16 KV, normal pairs, no per-head Q/K
+// norm (those need the whole head: ropeStoreKernel).
+struct GemvRope {
+    int D = 0;                       // head size; 0: no fusion
+    int pairs = 0;                   // rotated pairs per head (the rest pass unrotated)
+    const float* cos = nullptr;      // [position][pairs]
+    const float* sin = nullptr;
+    const int32_t* tokenPos = nullptr;
+    const int32_t* tokenSlot = nullptr;  // block * 16 + offset, or -1 (padding: nothing stored)
+    uint8_t* pool = nullptr;         // this layer's region of the KV pool
+    uint64_t blockBytes = 0, kOff = 0, vOff = 0;
+    int rowBytes = 0;
+    const float* bias[3] = {nullptr, nullptr, nullptr};  // per segment
+    int role[3] = {-1, -1, -1};      // per segment: 0 Q (rotated, written to y), 1 K, 2 V (to the pool)
+};
+
 struct GemvParams {
     int type = 0;                    // weight TensorType id
     int cols = 0, T = 0;
@@ -61,6 +81,7 @@ struct GemvParams {
     int nSeg = 1;
     int mode = 0;                    // 0: y = W x; 1: y += W x; 2: seg0.y = silu(W0 x) * (W1 x)
     int rowsPerWarp = 2;             // modes 0/1: 1 or 2 (mode 2 always pairs gate and up rows)
+    GemvRope rope;                   // mode 0 with rowsPerWarp 2 only
 };
 constexpr int kGemvMaxT = 8;          // largest token count the matrix-vector kernels take
 constexpr int kDenseGemvMaxT = 4;     // ... and the one LinearOps gives them for dense weights
@@ -147,6 +168,7 @@ struct AttnParams {
     int partitions = 1;
     int blocksPerPartition = 4;      // KV blocks per partition while the context fits P of them
     float scale = 1;
+    int ahead = 1;                   // tensor-core kernel: short partitions' chunks all in flight at once (0: measuring)
 };
 constexpr int kAttnMaxRows = 32;
 constexpr int kAttnMaxHeadDim = 256;

@@ -126,7 +126,8 @@ Status LinearOps::prepare(const LinearInput& in, int fmt) {
     return cudaStatus(launchActPrep(a, stream_), "activation preparation");
 }
 
-Status LinearOps::gemv(const LinearInput& in, std::span<const Projection> projs, int mode, float* pairOut) {
+Status LinearOps::gemv(const LinearInput& in, std::span<const Projection> projs, int mode, float* pairOut,
+                       const GemvRope* rope) {
     GemvParams g;
     const DevTensor& w0 = *projs[0].w;
     g.type = w0.type;
@@ -152,6 +153,14 @@ Status LinearOps::gemv(const LinearInput& in, std::span<const Projection> projs,
         g.seg[i].ldy = mode == 2 ? static_cast<int>(projs[0].w->rows) : projs[i].ldy;
         g.seg[i].ctaBegin = cta;
         if (mode != 2) cta += (g.seg[i].rows + rowsPerCta - 1) / rowsPerCta;
+    }
+    if (rope) {
+        g.rope = *rope;
+        for (size_t i = 0; i < 3; ++i) {  // the caller's biases are per role, the kernel's per segment
+            const int role = i < projs.size() ? projs[i].ropeRole : -1;
+            g.rope.role[i] = role;
+            g.rope.bias[i] = role >= 0 ? rope->bias[role] : nullptr;
+        }
     }
     if (mode == 2) {
         cta = (g.seg[0].rows + kGemvWarpsPerCta - 1) / kGemvWarpsPerCta;
@@ -249,8 +258,16 @@ Status LinearOps::mma(const LinearInput& in, std::span<const Projection> projs, 
     return Status::success();
 }
 
-Status LinearOps::project(const LinearInput& in, std::span<const Projection> projs) {
+Status LinearOps::project(const LinearInput& in, std::span<const Projection> projs, const GemvRope* rope, bool* fused) {
+    if (fused) *fused = false;
     if (projs.empty()) return Status::success();
+    // The fused RoPE epilogue needs every projection on the matrix-vector kernels with a warp per
+    // row pair (the rotation pair); HEARTH_CUDA_NO_ROPE_FUSION (measuring) keeps ropeStoreKernel.
+    static const bool noFusion = std::getenv("HEARTH_CUDA_NO_ROPE_FUSION") != nullptr;
+    bool fuse = rope && rope->D > 0 && fused && !noFusion && gemvRowsPerWarp_ == 2;
+    for (size_t i = 0; fuse && i < projs.size(); ++i)
+        fuse = projs[i].ropeRole >= 0 && !projs[i].accumulate && useGemv(in.rows, *projs[i].w);
+    if (!fuse) rope = nullptr;
     std::vector<bool> done(projs.size(), false);
     // Matrices of the same type and width with the same epilogue: one launch (up to three).
     struct Group {
@@ -288,15 +305,16 @@ Status LinearOps::project(const LinearInput& in, std::span<const Projection> pro
             continue;
         }
         const auto group = groupOf(i, [](const DevTensor&) { return true; });
-        HEARTH_TRY(gemv(in, group, projs[i].accumulate ? 1 : 0, nullptr));
+        HEARTH_TRY(gemv(in, group, projs[i].accumulate ? 1 : 0, nullptr, rope));
         // Others of the same input format but another type reuse the prepared input.
         for (size_t j = i + 1; j < projs.size(); ++j)
             if (!done[j] && useGemv(in.rows, *projs[j].w) && gemvFormat(projs[j].w->type) == fmt) {
                 const Projection one[1] = {projs[j]};
-                HEARTH_TRY(gemv(in, one, projs[j].accumulate ? 1 : 0, nullptr));
+                HEARTH_TRY(gemv(in, one, projs[j].accumulate ? 1 : 0, nullptr, rope));
                 done[j] = true;
             }
     }
+    if (fused) *fused = rope != nullptr;
     return Status::success();
 }
 

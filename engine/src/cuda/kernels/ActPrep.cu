@@ -7,7 +7,8 @@
 //
 // One CTA per row; a warp handles 256-element chunks, 8 elements per lane. The sum of squares has
 // one canonical order whatever the CTA size: a chunk's 256 squares are summed per lane (8 in
-// order), then over the warp by an xor tree, and the chunk sums in chunk order. So the wide CTAs of
+// order), then over the warp by an xor tree; the chunk sums per lane of one warp (chunks l, l + 32,
+// ... in order), then by an xor tree. So the wide CTAs of
 // few-row launches and the narrow ones of many-row launches prepare a row bit-identically.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -50,10 +51,16 @@ __device__ float rmsScale(const float* x, int n, float eps, bool vec, double* su
         if ((threadIdx.x & 31) == 0) sums[c] = s;
     }
     __syncthreads();
-    if (threadIdx.x == 0) {
+    if (warp == 0) {
+        // Lane l adds chunks l, l + 32, ... in order, then the lanes by an xor tree: the same order
+        // for every CTA size, and a few dependent adds instead of one per chunk (one thread adding
+        // the 16 chunk sums of a 4096-wide row in turn was a serial stretch of each preparation).
+        const int lane = threadIdx.x & 31;
         double s = 0;
-        for (int c = 0; c < nChunks; ++c) s += sums[c];
-        sums[kActMaxChunks] = s;
+        for (int c = lane; c < nChunks; c += 32) s += sums[c];
+#pragma unroll
+        for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xFFFFFFFFu, s, o);
+        if (lane == 0) sums[kActMaxChunks] = s;
     }
     __syncthreads();
     const double s = sums[kActMaxChunks];
@@ -174,7 +181,7 @@ __device__ void prepareRow(const ActPrepParams& p, const float* x, int64_t outBa
     }
 }
 
-template <int kThreads>
+template <int kThreads, bool kEarly>
 __global__ void __launch_bounds__(kThreads) actPrepKernel(const ActPrepParams p) {
     __shared__ double sums[kActMaxChunks + 1];
     // The norm weights (never written by a kernel) into L1 while the previous kernel finishes: at
@@ -182,8 +189,9 @@ __global__ void __launch_bounds__(kThreads) actPrepKernel(const ActPrepParams p)
     if (p.normW)
         for (int e = threadIdx.x * 32; e < p.cols; e += kThreads * 32)
             asm volatile("prefetch.global.L1 [%0];" ::"l"(p.normW + e));
+    if (kEarly) pdlTrigger();  // see pdlEarly(): the next kernel prefetches while this one waits
     pdlWait();
-    pdlTrigger();
+    if (!kEarly) pdlTrigger();
     const int r = blockIdx.x;
     const int64_t srcRow = p.rowIndex ? p.rowIndex[r] : r;
     prepareRow<kThreads>(p, p.x + srcRow * p.ldx, static_cast<int64_t>(r) * p.cols, static_cast<int64_t>(r) * (p.cols / 32), sums);
@@ -206,8 +214,9 @@ cudaError_t launchActPrep(const ActPrepParams& p, cudaStream_t s) {
     // taking the row's chunks side by side instead of a few warps walking them in turn (64 rows of
     // a batched step: 256-thread CTAs took 7 us a launch on the H200, bound by that walk's latency).
     if (p.cols > kActMaxChunks * kActChunk) return cudaErrorInvalidValue;
-    if (p.rows <= 128) return launchKernel(actPrepKernel<1024>, p.rows, 1024, 0, s, p);
-    return launchKernel(actPrepKernel<256>, p.rows, 256, 0, s, p);
+    static const bool early = pdlEarly("prep");
+    if (p.rows <= 128) return launchKernel(early ? actPrepKernel<1024, true> : actPrepKernel<1024, false>, p.rows, 1024, 0, s, p);
+    return launchKernel(early ? actPrepKernel<256, true> : actPrepKernel<256, false>, p.rows, 256, 0, s, p);
 }
 
 cudaError_t launchCopyRows(float* dst, const float* src, const int32_t* rowIndex, int rows, int cols, cudaStream_t s) {

@@ -76,30 +76,61 @@ __global__ void __launch_bounds__(kSplit ? 128 : 64) attentionMmaKernel(const At
     const int nChunks = (kEnd - kBase + kKeys - 1) / kKeys;
     const int64_t qStride = static_cast<int64_t>(p.Hq) * D;
 
-    auto issue = [&](int c, int st) {
-        constexpr int kVecs = D / 8;  // 16-byte pieces of a row
-        for (int task = tid; task < 2 * kKeys * kVecs; task += kThreads) {
-            const int kv = task / (kKeys * kVecs), rem = task - kv * kKeys * kVecs;
-            const int key = rem / kVecs, v = rem - key * kVecs;
-            const int abs = kBase + c * kKeys + key;
-            const int b = abs >> 4, i = abs & 15;
-            __half* dst = (kv ? &Vs[st][key][0] : &Ks[st][key][0]) + v * 8;
-            if (abs < kEnd) {
-                const uint8_t* blk = p.pool + static_cast<uint64_t>(p.blockTables[sq.blockBegin + b]) * p.blockBytes;
-                cpAsync16(dst, blk + (kv ? p.vOff : p.kOff) + (static_cast<uint64_t>(kvh) * 16 + i) * p.rowBytes + v * 16);
-            } else {
-                *reinterpret_cast<int4*>(dst) = make_int4(0, 0, 0, 0);  // past the keys: zeros (no NaN from stale rows)
+    // Copies chunk c's K and V rows into stage st: `which` selects the rows (kAll, or the rows of
+    // keys older than the tile's first token, stored by earlier steps, and the zeros past the
+    // keys (kOld), or the rest: the step's own keys, stored by the previous kernel (kNew)). A
+    // thread always copies the same 16-byte piece of its rows, keys kRowStep apart: a chunk's two
+    // KV blocks are looked up once each.
+    enum { kAll, kOld, kNew };
+    constexpr int kVecs = D / 8;  // 16-byte pieces of a row
+    constexpr int kRowStep = kThreads / kVecs;
+    static_assert(kThreads % kVecs == 0 && 16 % kRowStep == 0, "a thread's keys stay in one half of a chunk per step");
+    const int myVec = tid % kVecs, myKey = tid / kVecs;
+    auto issue = [&](int c, int st, int which) {
+        const int chunkBase = kBase + c * kKeys;  // a multiple of 16: the chunk is KV blocks b0, b0 + 1
+        const uint8_t* blk[2];
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+            blk[h] = chunkBase + 16 * h < kEnd
+                         ? p.pool + static_cast<uint64_t>(p.blockTables[sq.blockBegin + (chunkBase >> 4) + h]) * p.blockBytes
+                         : nullptr;
+#pragma unroll
+        for (int key = myKey; key < kKeys; key += kRowStep) {
+            const int abs = chunkBase + key;
+            const bool old = abs < firstPos || abs >= kEnd;
+            if (which != kAll && old != (which == kOld)) continue;
+            const uint64_t rowOff = (static_cast<uint64_t>(kvh) * 16 + (abs & 15)) * p.rowBytes + myVec * 16;
+#pragma unroll
+            for (int kv = 0; kv < 2; ++kv) {
+                __half* dst = (kv ? &Vs[st][key][0] : &Ks[st][key][0]) + myVec * 8;
+                if (abs < kEnd) cpAsync16(dst, blk[key >> 4] + (kv ? p.vOff : p.kOff) + rowOff);
+                else *reinterpret_cast<int4*>(dst) = make_int4(0, 0, 0, 0);  // past the keys: zeros (no NaN from stale rows)
             }
         }
-        cpCommit();
     };
-    // Keys older than the tile's first token were stored by earlier steps: the first chunk is in
-    // flight before the wait when it has only those (decode: all partitions but the last).
-    const bool early = kBase + kKeys <= firstPos;
-    if (early) issue(0, 0);
+    // A partition of at most two chunks (decode-like steps) has all of them in flight at once:
+    // the rows stored by earlier steps before the wait, the step's own ones right after it, so a
+    // CTA pays the memory latency once, mostly while the previous kernel finishes. Longer ones
+    // pipeline the chunks, the next one in flight while the current one is computed, the first
+    // before the wait when it has only older keys.
+    static constexpr int kAheadMax = 2;
+    const bool ahead = nChunks <= kAheadMax && p.ahead;
+    const bool early = !ahead && kBase + kKeys <= firstPos;
+    if (ahead)
+        for (int c = 0; c < nChunks; ++c) issue(c, c, kOld);
+    else if (early) {
+        issue(0, 0, kAll);
+        cpCommit();
+    }
     pdlWait();
     pdlTrigger();
-    if (!early) issue(0, 0);
+    if (ahead) {
+        for (int c = 0; c < nChunks; ++c) issue(c, c, kNew);
+        cpCommit();
+    } else if (!early) {
+        issue(0, 0, kAll);
+        cpCommit();
+    }
 
     // The rows of the warps that compute (zeros past the tile's rows), four loads in flight.
     const int rowsUsed = (nRows + 15) & ~15;
@@ -129,9 +160,13 @@ __global__ void __launch_bounds__(kSplit ? 128 : 64) attentionMmaKernel(const At
     float mA = -INFINITY, mB = -INFINITY, lA = 0.f, lB = 0.f;
 
     for (int c = 0; c < nChunks; ++c) {
-        if (c + 1 < nChunks) issue(c + 1, (c + 1) & 1);
-        else cpCommit();
-        cpWaitPending(1);
+        if (ahead) {
+            cpWaitPending(0);
+        } else {
+            if (c + 1 < nChunks) issue(c + 1, (c + 1) & 1, kAll);
+            cpCommit();
+            cpWaitPending(1);
+        }
         __syncthreads();
         if (!active) {
             __syncthreads();

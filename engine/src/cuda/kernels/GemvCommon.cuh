@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdlib>
 
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include "cuda/KernelParams.h"
@@ -109,11 +110,54 @@ inline GemvKernel gemvKernelFor(int per, GemvKernel t1, GemvKernel t2, GemvKerne
     return per == 1 ? t1 : per == 2 ? t2 : per == 4 ? t4 : t8;
 }
 
+// The fused RoPE / KV store of a Q, K or V row pair (GemvRope) for one token: a0, a1 are rows
+// r.row[0] (even) and r.row[1] of the segment; rc / rs the rotation's entries, slot the KV slot.
+__device__ __forceinline__ void gemvRopeStore(const GemvParams& p, const GemvRows& r, float a0, float a1, int64_t tok,
+                                              int role, float rc, float rs, int slot) {
+    const GemvRope& rp = p.rope;
+    if (const float* b = rp.bias[r.seg]) {
+        a0 = __fadd_rn(a0, b[r.row[0]]);
+        a1 = __fadd_rn(a1, b[r.row[1]]);
+    }
+    const int d = r.row[0] % rp.D;
+    if (role != 2 && d / 2 < rp.pairs) {
+        const float x0 = a0, x1 = a1;
+        a0 = __fsub_rn(__fmul_rn(x0, rc), __fmul_rn(x1, rs));
+        a1 = __fadd_rn(__fmul_rn(x0, rs), __fmul_rn(x1, rc));
+    }
+    if (role == 0) {
+        float* y = p.seg[r.seg].y + tok * p.seg[r.seg].ldy + r.row[0];
+        y[0] = a0;
+        y[1] = a1;
+        return;
+    }
+    if (slot < 0) return;
+    uint8_t* blk = rp.pool + static_cast<uint64_t>(slot >> 4) * rp.blockBytes;
+    const int rowIdx = (r.row[0] / rp.D) * 16 + (slot & 15);
+    uint8_t* row = blk + (role == 1 ? rp.kOff : rp.vOff) + static_cast<uint64_t>(rowIdx) * rp.rowBytes;
+    *reinterpret_cast<__half2*>(row + 2 * d) = __floats2half2_rn(a0, a1);
+}
+
 // acc[s][t] summed over the warp; lane t writes token tBase + t (T tokens in this slice).
 template <int MaxT>
 __device__ __forceinline__ void gemvEpilogue(const GemvParams& p, const GemvRows& r, float (&acc)[2][MaxT], int tBase,
                                              int T) {
     const int lane = threadIdx.x & 31;
+    // Fused RoPE: this lane's token's rotation entries and slot (metadata and a constant table),
+    // loaded before the sums so their latency overlaps the shuffles.
+    const int role = p.rope.D > 0 && p.mode == 0 ? p.rope.role[r.seg] : -1;
+    float rc = 1.f, rs = 0.f;
+    int slot = -1;
+    if (role >= 0 && lane < T && r.ok[0]) {
+        const GemvRope& rp = p.rope;
+        const int i = (r.row[0] % rp.D) / 2;
+        if (role != 2 && i < rp.pairs) {
+            const int64_t at = static_cast<int64_t>(rp.tokenPos[tBase + lane]) * rp.pairs + i;
+            rc = rp.cos[at];
+            rs = rp.sin[at];
+        }
+        if (role != 0) slot = rp.tokenSlot[tBase + lane];
+    }
 #pragma unroll
     for (int s = 0; s < 2; ++s)
 #pragma unroll
@@ -126,6 +170,10 @@ __device__ __forceinline__ void gemvEpilogue(const GemvParams& p, const GemvRows
                 const GemvSeg& g = p.seg[0];
                 g.y[static_cast<int64_t>(tBase + t) * g.ldy + r.row[0]] = siluMul(acc[0][t], acc[1][t]);
             }
+            continue;
+        }
+        if (role >= 0) {
+            if (r.ok[0]) gemvRopeStore(p, r, acc[0][t], acc[1][t], tBase + t, role, rc, rs, slot);
             continue;
         }
         const GemvSeg& g = p.seg[r.seg];

@@ -15,6 +15,9 @@
 // activation scale is one per 256 values (Q8_K), so a quarter's sum is integer until one multiply.
 #include <algorithm>
 #include <cstdlib>
+#include <map>
+#include <mutex>
+#include <utility>
 
 #include "cuda/kernels/AsyncCopy.cuh"
 #include "cuda/kernels/GemvCommon.cuh"
@@ -276,20 +279,23 @@ __global__ void __launch_bounds__(128) kquantGemvKernel(const GemvParams p) {
     }
 }
 
-// CTAs of one kernel resident per multiprocessor on the current device (cached per device).
-template <class K>
-int residentCtas(K kernel) {
-    static int cache[64] = {};
+// CTAs of one kernel resident on the current device (cached per device and kernel: the
+// instantiations differ in registers, so each has its own occupancy).
+int residentCtas(GemvKernel kernel) {
+    static std::mutex mutex;
+    static std::map<std::pair<int, GemvKernel>, int> cache;
     int dev = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= 64) return 0;
-    if (cache[dev] == 0) {
+    if (cudaGetDevice(&dev) != cudaSuccess) return 0;
+    std::lock_guard<std::mutex> lock(mutex);
+    int& n = cache[{dev, kernel}];
+    if (n == 0) {
         int perSm = 0, sms = 0;
         if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, 128, 0) != cudaSuccess ||
             cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
             return 0;
-        cache[dev] = perSm * sms;
+        n = perSm * sms;
     }
-    return cache[dev];
+    return n;
 }
 
 template <int TT>
@@ -299,7 +305,7 @@ cudaError_t launchType(const GemvParams& p, int grid, cudaStream_t s) {
         const char* v = std::getenv("HEARTH_CUDA_GEMV_PERSIST");
         return !v || std::atoi(v) != 0;
     }();
-    auto fit = [&](auto kernel, int slices) {
+    auto fit = [&](GemvKernel kernel, int slices) {
         if (!persist || p.nSeg != 1) return grid;
         const int resident = residentCtas(kernel) / slices;
         return resident > 0 ? std::min(grid, resident) : grid;

@@ -30,6 +30,14 @@ __device__ __forceinline__ void pdlTrigger() {
 #endif
 }
 
+// Whether the small kernel named `kind` ("prep": activation preparation, "rope": RoPE and the KV
+// store) triggers its successor before its own wait (HEARTH_CUDA_PDL_EARLY=prep,rope; measuring).
+// A one-CTA preparation is then all that waits ahead of the running kernel, and the matrix-vector
+// kernel after it prefetches its weights during that kernel instead of only during the preparation.
+// It keeps the contract above transitively: the successor's wait returns once this kernel has
+// finished, which is after its own predecessor has.
+bool pdlEarly(const char* kind);
+
 // Launches kernel<<<grid, block, smem, s>>>(args...), with the PDL attribute where the current
 // device has it enabled (pdlEnabled()). Returns the launch error.
 template <typename... Params, typename... Args>
