@@ -104,11 +104,7 @@ const void* LinearOps::denseInput(int fmt) const {
     return fmt == kActF32 ? actF32_.data() : actHalf_.data();
 }
 
-Status LinearOps::prepare(const LinearInput& in, int fmt) {
-    static const bool skip = measureSkips("prep");
-    if (skip) return Status::success();
-    if (in.rows > maxRows_ || in.cols > maxCols_)
-        return makeError(ErrorCode::Internal, "LinearOps: input larger than its buffers");
+ActPrepParams LinearOps::prepParams(const LinearInput& in, int fmt) const {
     ActPrepParams a;
     a.x = in.x;
     a.ldx = in.ldx;
@@ -123,7 +119,19 @@ Status LinearOps::prepare(const LinearInput& in, int fmt) {
     a.outQ = actQ_.as<int8_t>();
     a.outScale = actScale_.as<float>();
     a.outSum = fmt == kActQ8_1 || fmt == kActQ8_K ? actSum_.as<float>() : nullptr;
-    return cudaStatus(launchActPrep(a, stream_), "activation preparation");
+    return a;
+}
+
+ActPrepParams LinearOps::preparedInput(const LinearInput& in, const DevTensor& w) const {
+    return prepParams(in, useGemv(in.rows, w) ? gemvFormat(w.type) : gemmFormat(w.type));
+}
+
+Status LinearOps::prepare(const LinearInput& in, int fmt) {
+    static const bool skip = measureSkips("prep");
+    if (skip || in.prepared) return Status::success();
+    if (in.rows > maxRows_ || in.cols > maxCols_)
+        return makeError(ErrorCode::Internal, "LinearOps: input larger than its buffers");
+    return cudaStatus(launchActPrep(prepParams(in, fmt), stream_), "activation preparation");
 }
 
 Status LinearOps::gemv(const LinearInput& in, std::span<const Projection> projs, int mode, float* pairOut,
@@ -262,9 +270,8 @@ Status LinearOps::project(const LinearInput& in, std::span<const Projection> pro
     if (fused) *fused = false;
     if (projs.empty()) return Status::success();
     // The fused RoPE epilogue needs every projection on the matrix-vector kernels with a warp per
-    // row pair (the rotation pair); HEARTH_CUDA_NO_ROPE_FUSION (measuring) keeps ropeStoreKernel.
-    static const bool noFusion = std::getenv("HEARTH_CUDA_NO_ROPE_FUSION") != nullptr;
-    bool fuse = rope && rope->D > 0 && fused && !noFusion && gemvRowsPerWarp_ == 2;
+    // row pair (the rotation pair).
+    bool fuse = rope && rope->D > 0 && fused && gemvRowsPerWarp_ == 2;
     for (size_t i = 0; fuse && i < projs.size(); ++i)
         fuse = projs[i].ropeRole >= 0 && !projs[i].accumulate && useGemv(in.rows, *projs[i].w);
     if (!fuse) rope = nullptr;

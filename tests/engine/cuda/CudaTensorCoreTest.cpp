@@ -5,9 +5,13 @@
 //    one type share a launch;
 //  - flash attention on tensor cores (forced for every step with HEARTH_CUDA_MMA_ATTENTION=1, which
 //    otherwise takes only prefill-sized steps): long prompts, a continuation next to a new prompt,
-//    head sizes 64 and 128 (a twin of tiny-llama-f16 with two 128-wide heads).
+//    head sizes 64 and 128 (a twin of tiny-llama-f16 with two 128-wide heads);
+//  - the fused epilogues against the separate kernels they replace (RoPE and the KV store in the
+//    Q/K/V matrix-vector launches, the output projection's input prepared by the attention
+//    kernel): bit-identical logits.
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <random>
 
@@ -42,9 +46,10 @@ struct Agreement {
     double mean() const { return rows ? sum / rows : 0; }
 };
 
-// tiny-llama-f16 with its 4 × 64 query heads read as 2 × 128 (and 2 × 64 KV heads as 1 × 128).
-std::string writeWideHeadTwin() {
-    auto src = GgufFile::open(modelPath("tiny-llama-f16.gguf"));
+// A tiny-llama file (tiny-llama-f16 unless named) with its 4 × 64 query heads read as 2 × 128
+// (and 2 × 64 KV heads as 1 × 128).
+std::string writeWideHeadTwin(const std::string& name = "tiny-llama-f16.gguf") {
+    auto src = GgufFile::open(modelPath(name));
     EXPECT_TRUE(src.ok());
     GgufWriter w;
     for (const auto& [k, v] : (*src)->metadata()) EXPECT_TRUE(w.setMetadata(k, v).ok());
@@ -55,7 +60,7 @@ std::string writeWideHeadTwin() {
         const uint8_t* data = (*src)->tensorData(t);
         EXPECT_TRUE(w.addTensor(t.name, t.type, t.dims, std::vector<uint8_t>(data, data + t.byteSize)).ok());
     }
-    const std::string path = ::testing::TempDir() + "/hearth-tiny-llama-d128.gguf";
+    const std::string path = ::testing::TempDir() + "/hearth-d128-" + name;
     EXPECT_TRUE(w.write(path).ok());
     return path;
 }
@@ -170,5 +175,56 @@ TEST(CudaTensorCores, FlashAttentionMatchesCpuOnLongPrompts) {
         // trained coder over 250 positions, whichever is larger.
         EXPECT_LE(mma.worst, std::max(2e-3, 1.5 * gen.worst)) << path;
         EXPECT_GE(mma.same * 100, mma.rows * 99) << path;
+    }
+}
+
+// The fused epilogues compute what the separate kernels compute, bit for bit: prefill (the
+// tensor-core attention preparing f16 inputs for the projection's tensor-core or cuBLAS path),
+// decode steps of one sequence (graphs: RoPE in the matrix-vector epilogue, int8 inputs prepared by
+// attention) and of two. Models: the wide-head twins of tiny-llama Q4_K_M (two query heads of 128
+// per KV head: 256 values, one Q8_K block) and Q8_0 (Q8_0 blocks), and tiny-llama-f16 itself (f16
+// inputs, 128 values).
+TEST(CudaTensorCores, FusedEpiloguesEqualTheSeparateKernels) {
+    SKIP_WITHOUT_GPU();
+    const std::vector<std::string> models = {writeWideHeadTwin("tiny-llama-q4_k_m.gguf"), writeWideHeadTwin("tiny-llama-q8_0.gguf"),
+                                             modelPath("tiny-llama-f16.gguf")};
+    for (const std::string& path : models) {
+        auto fused = gpuBackend(path);
+        setenv("HEARTH_CUDA_NO_ROPE_FUSION", "1", 1);
+        setenv("HEARTH_CUDA_NO_ATTN_PREP", "1", 1);
+        auto separate = gpuBackend(path);
+        unsetenv("HEARTH_CUDA_NO_ROPE_FUSION");
+        unsetenv("HEARTH_CUDA_NO_ATTN_PREP");
+        auto cpu = cpuBackend(path);
+        ASSERT_TRUE(fused.ok() && separate.ok() && cpu.ok()) << path;
+        const size_t V = (*fused)->vocabSize();
+        const auto a = randomTokens(40, static_cast<int>(V), 11), b = randomTokens(23, static_cast<int>(V), 12);
+        const auto tableA = blockRun(0, 64), tableB = blockRun(8, 64);
+        auto run = [&](Backend& be) {
+            std::vector<float> all = runSlice(be, a, 0, tableA, true);
+            auto add = [&](const std::vector<float>& l) { all.insert(all.end(), l.begin(), l.end()); };
+            add(runSlice(be, b, 0, tableB, true));
+            for (int i = 0; i < 6; ++i) add(runSlice(be, {a[static_cast<size_t>(i)]}, 40 + i, tableA));
+            for (int i = 0; i < 3; ++i) {
+                ForwardBatch fb;
+                fb.addSequence({b[static_cast<size_t>(i)]}, 23 + i, tableB, false, true);
+                fb.addSequence({a[static_cast<size_t>(10 + i)]}, 46 + i, tableA, false, true);
+                std::vector<float> l;
+                EXPECT_TRUE(be.forward(fb, l).ok());
+                add(l);
+            }
+            return all;
+        };
+        const auto f = run(**fused), sep = run(**separate), ref = run(**cpu);
+        ASSERT_EQ(f.size(), sep.size());
+        ASSERT_EQ(f.size(), (40 + 23 + 6 + 6) * V);
+        size_t differ = 0;
+        for (size_t i = 0; i < f.size(); ++i) differ += std::memcmp(&f[i], &sep[i], sizeof(float)) != 0;
+        Agreement vsCpu;
+        vsCpu.add(f, ref, V);
+        std::printf("  %-34s fused vs separate: %zu of %zu logits differ; vs CPU max rel err %.2e, top-1 %d/%d\n",
+                    path.substr(path.rfind('/') + 1).c_str(), differ, f.size(), vsCpu.worst, vsCpu.same, vsCpu.rows);
+        EXPECT_EQ(differ, 0u) << path;
+        EXPECT_GE(vsCpu.same * 100, vsCpu.rows * 90) << path;
     }
 }

@@ -1,7 +1,6 @@
 // Which devices launch with programmatic dependent launch (see Launch.cuh).
 #include <atomic>
 #include <cstdlib>
-#include <string>
 
 #include "cuda/kernels/Launch.cuh"
 
@@ -22,13 +21,6 @@ bool pdlEnabled() {
     int d = 0;
     if (cudaGetDevice(&d) != cudaSuccess || d < 0 || d >= kMaxDevices) return false;
     return pdlOn[d].load(std::memory_order_relaxed);
-}
-
-bool pdlEarly(const char* kind) {
-    const char* v = std::getenv("HEARTH_CUDA_PDL_EARLY");
-    if (!v) return false;
-    const std::string list = std::string(",") + v + ",";
-    return list.find(std::string(",") + kind + ",") != std::string::npos;
 }
 
 }  // namespace hearth::cuda

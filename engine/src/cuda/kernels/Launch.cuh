@@ -10,7 +10,9 @@
 //    visible (that kernel waited for its own predecessor first, so this holds transitively);
 //  - pdlTrigger() lets the next kernel be scheduled; every kernel calls it right after pdlWait(),
 //    so at most one kernel waits ahead of the running one. (Triggering before the wait let whole
-//    chains of waiting kernels occupy the multiprocessors: decode was 7% slower on the H200.)
+//    chains of waiting kernels occupy the multiprocessors: decode was 7% slower on the H200; only
+//    the one-CTA input preparations triggering early, so each matrix-vector kernel could prefetch
+//    during the kernel before the preparation, was 4% slower: 380 vs 396 tok/s, llama8b Q4_K_M.)
 // Without PDL (older GPUs, HEARTH_CUDA_NO_PDL set) both calls are no-ops and launches are ordinary.
 #include <cuda_runtime.h>
 
@@ -29,14 +31,6 @@ __device__ __forceinline__ void pdlTrigger() {
     asm volatile("griddepcontrol.launch_dependents;\n" ::);
 #endif
 }
-
-// Whether the small kernel named `kind` ("prep": activation preparation, "rope": RoPE and the KV
-// store) triggers its successor before its own wait (HEARTH_CUDA_PDL_EARLY=prep,rope; measuring).
-// A one-CTA preparation is then all that waits ahead of the running kernel, and the matrix-vector
-// kernel after it prefetches its weights during that kernel instead of only during the preparation.
-// It keeps the contract above transitively: the successor's wait returns once this kernel has
-// finished, which is after its own predecessor has.
-bool pdlEarly(const char* kind);
 
 // Launches kernel<<<grid, block, smem, s>>>(args...), with the PDL attribute where the current
 // device has it enabled (pdlEnabled()). Returns the launch error.

@@ -9,7 +9,6 @@ namespace {
 
 constexpr int kWarps = 4;
 
-template <bool kEarly>
 __global__ void __launch_bounds__(128) ropeStoreKernel(const RopeStoreParams p) {
     __shared__ float buf[kWarps][kAttnMaxHeadDim];
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
@@ -32,9 +31,8 @@ __global__ void __launch_bounds__(128) ropeStoreKernel(const RopeStoreParams p) 
         rc[k] = kind != 2 && i < p.ropePairs ? p.ropeCos[pos * p.ropePairs + i] : 0.f;
         rs[k] = kind != 2 && i < p.ropePairs ? p.ropeSin[pos * p.ropePairs + i] : 0.f;
     }
-    if (kEarly) pdlTrigger();  // see pdlEarly()
     pdlWait();
-    if (!kEarly) pdlTrigger();
+    pdlTrigger();
     const float* src = (kind == 0 ? p.q : (kind == 1 ? p.k : p.v)) + (static_cast<int64_t>(t) * heads + h) * D;
     const float* bias = kind == 0 ? p.bq : (kind == 1 ? p.bk : p.bv);
     float* x = buf[warp];
@@ -83,8 +81,7 @@ cudaError_t launchRopeStore(const RopeStoreParams& p, cudaStream_t s) {
     if (p.T <= 0) return cudaSuccess;
     if (p.D > kAttnMaxHeadDim) return cudaErrorInvalidValue;
     const dim3 grid(p.T, (p.Hq + 2 * p.Hkv + kWarps - 1) / kWarps);
-    static const bool early = pdlEarly("rope");
-    return launchKernel(early ? ropeStoreKernel<true> : ropeStoreKernel<false>, grid, 128, 0, s, p);
+    return launchKernel(ropeStoreKernel, grid, 128, 0, s, p);
 }
 
 }  // namespace hearth::cuda
