@@ -91,11 +91,9 @@ Status CudaStage::init(const HearthCudaStageArgs& a) {
     // Decode-like steps on the tensor-core kernel too (F16 KV); HEARTH_CUDA_NO_MMA_DECODE=1 keeps
     // them on the CUDA-core decode kernel (measuring).
     mmaDecode_ = mmaAttention_ && std::getenv("HEARTH_CUDA_NO_MMA_DECODE") == nullptr;
-    // Fused epilogues (on unless set, for measuring and for the tests that compare them with the
-    // separate kernels): RoPE and the KV store in the Q/K/V matrix-vector launches, the output
-    // projection's input preparation in the tensor-core attention.
+    // RoPE and the KV store in the Q/K/V matrix-vector epilogue (on unless set, for measuring and
+    // for the test that compares it with the separate kernel).
     ropeFusion_ = std::getenv("HEARTH_CUDA_NO_ROPE_FUSION") == nullptr;
-    attnPrep_ = std::getenv("HEARTH_CUDA_NO_ATTN_PREP") == nullptr;
     // HEARTH_CUDA_MMA_ATTENTION=1 (tests): every step without a graph on the tensor-core kernel.
     const char* force = std::getenv("HEARTH_CUDA_MMA_ATTENTION");
     forceMmaAttention_ = mmaAttention_ && force && std::strcmp(force, "1") == 0;
@@ -428,25 +426,15 @@ Status CudaStage::enqueueLayer(int li, const StepShape& sh) {
     // Tensor cores where they support the shape (F16 KV), else the decode kernel for decode-like
     // steps; the batch-invariant mode keeps every step on the general kernel, so prefill and decode
     // compute a row alike.
-    LinearInput o{att_.as<float>(), Q, T, Q};
     if (skipAttention) {
-    } else if ((partitions_ == 1 ? mmaAttention_ : mmaDecode_) && attentionMmaSupports(at.D, at.kvKind)) {
-        // The kernel also prepares its output for the output projection when a KV head's query
-        // heads make whole quantization blocks: one launch less, and the projection's weights
-        // stream in while attention runs instead of after a preparation.
-        const ActPrepParams prep = linear_.preparedInput(o, L.wo);
-        const int block = prep.fmt == kActQ8_K || prep.fmt == kActFQ8_K ? 256 : 32;
-        if (attnPrep_ && (at.G * at.D) % block == 0 && !measureSkips("prep")) {
-            at.prep = prep;
-            at.prepOut = 1;
-            o.prepared = true;
-        }
+    } else if ((partitions_ == 1 ? mmaAttention_ : mmaDecode_) && attentionMmaSupports(at.D, at.kvKind))
         HEARTH_TRY(cudaStatus(launchAttentionMma(at, sh.tiles, stream_), "attention (tensor cores)"));
-    } else if (decodeAttention_ && attentionDecodeSupports(at.D))
+    else if (decodeAttention_ && attentionDecodeSupports(at.D))
         HEARTH_TRY(cudaStatus(launchAttentionDecode(at, sh.tiles, stream_), "attention (decode)"));
     else
         HEARTH_TRY(cudaStatus(launchAttention(at, sh.tiles, stream_), "attention"));
 
+    const LinearInput o{att_.as<float>(), Q, T, Q};
     const Projection wo[1] = {{&L.wo, x_.as<float>(), E, true}};
     HEARTH_TRY(linear_.project(o, wo));
 

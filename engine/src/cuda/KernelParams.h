@@ -168,10 +168,6 @@ struct AttnParams {
     int partitions = 1;
     int blocksPerPartition = 4;      // KV blocks per partition while the context fits P of them
     float scale = 1;
-    // Tensor-core kernel: also write the output prepared for the output projection (what
-    // launchActPrep would make of `out` with no norm; G * D a multiple of 256): prepOut = 1.
-    ActPrepParams prep;
-    int prepOut = 0;
 };
 constexpr int kAttnMaxRows = 32;
 constexpr int kAttnMaxHeadDim = 256;

@@ -104,7 +104,11 @@ const void* LinearOps::denseInput(int fmt) const {
     return fmt == kActF32 ? actF32_.data() : actHalf_.data();
 }
 
-ActPrepParams LinearOps::prepParams(const LinearInput& in, int fmt) const {
+Status LinearOps::prepare(const LinearInput& in, int fmt) {
+    static const bool skip = measureSkips("prep");
+    if (skip) return Status::success();
+    if (in.rows > maxRows_ || in.cols > maxCols_)
+        return makeError(ErrorCode::Internal, "LinearOps: input larger than its buffers");
     ActPrepParams a;
     a.x = in.x;
     a.ldx = in.ldx;
@@ -119,19 +123,7 @@ ActPrepParams LinearOps::prepParams(const LinearInput& in, int fmt) const {
     a.outQ = actQ_.as<int8_t>();
     a.outScale = actScale_.as<float>();
     a.outSum = fmt == kActQ8_1 || fmt == kActQ8_K ? actSum_.as<float>() : nullptr;
-    return a;
-}
-
-ActPrepParams LinearOps::preparedInput(const LinearInput& in, const DevTensor& w) const {
-    return prepParams(in, useGemv(in.rows, w) ? gemvFormat(w.type) : gemmFormat(w.type));
-}
-
-Status LinearOps::prepare(const LinearInput& in, int fmt) {
-    static const bool skip = measureSkips("prep");
-    if (skip || in.prepared) return Status::success();
-    if (in.rows > maxRows_ || in.cols > maxCols_)
-        return makeError(ErrorCode::Internal, "LinearOps: input larger than its buffers");
-    return cudaStatus(launchActPrep(prepParams(in, fmt), stream_), "activation preparation");
+    return cudaStatus(launchActPrep(a, stream_), "activation preparation");
 }
 
 Status LinearOps::gemv(const LinearInput& in, std::span<const Projection> projs, int mode, float* pairOut,

@@ -52,7 +52,6 @@ struct LinearInput {
     const int32_t* rowIndex = nullptr;  // gather: X row rowIndex[r] (device)
     const float* normW = nullptr;       // RMSNorm weight (device), or null
     float eps = 0;
-    bool prepared = false;              // a kernel already wrote it as preparedInput() describes
 };
 
 class LinearOps {
@@ -88,11 +87,6 @@ public:
     // out = silu(gate · x) * (up · x); upScratch: rows × up.rows floats (used when not fused).
     Status gatedFfn(const LinearInput& in, const DevTensor& gate, const DevTensor& up, float* out, float* upScratch);
 
-    // Where and in which format project() would prepare `in` for the single projection by w: a
-    // kernel that writes its output there itself (the tensor-core attention) saves the
-    // preparation launch; the caller then passes the input with `prepared` set.
-    ActPrepParams preparedInput(const LinearInput& in, const DevTensor& w) const;
-
     static int gemvFormat(int type);
     int gemvLimit(int type) const;  // most rows the matrix-vector kernels take for this weight type
     static int gemmFormat(int type);
@@ -101,7 +95,6 @@ private:
     bool useGemv(int rows, const DevTensor& w) const;
     bool mmaTakes(int rows, const DevTensor& w) const;  // the tensor-core kernel can run this shape
     Status prepare(const LinearInput& in, int fmt);
-    ActPrepParams prepParams(const LinearInput& in, int fmt) const;
     Status gemv(const LinearInput& in, std::span<const Projection> projs, int mode, float* pairOut,
                 const GemvRope* rope = nullptr);
     Status gemm(const LinearInput& in, const Projection& p);

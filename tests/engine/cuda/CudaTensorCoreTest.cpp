@@ -6,9 +6,8 @@
 //  - flash attention on tensor cores (forced for every step with HEARTH_CUDA_MMA_ATTENTION=1, which
 //    otherwise takes only prefill-sized steps): long prompts, a continuation next to a new prompt,
 //    head sizes 64 and 128 (a twin of tiny-llama-f16 with two 128-wide heads);
-//  - the fused epilogues against the separate kernels they replace (RoPE and the KV store in the
-//    Q/K/V matrix-vector launches, the output projection's input prepared by the attention
-//    kernel): bit-identical logits.
+//  - RoPE and the KV store fused into the Q/K/V matrix-vector launches against the separate kernel
+//    they replace: bit-identical logits.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -178,23 +177,19 @@ TEST(CudaTensorCores, FlashAttentionMatchesCpuOnLongPrompts) {
     }
 }
 
-// The fused epilogues compute what the separate kernels compute, bit for bit: prefill (the
-// tensor-core attention preparing f16 inputs for the projection's tensor-core or cuBLAS path),
-// decode steps of one sequence (graphs: RoPE in the matrix-vector epilogue, int8 inputs prepared by
-// attention) and of two. Models: the wide-head twins of tiny-llama Q4_K_M (two query heads of 128
-// per KV head: 256 values, one Q8_K block) and Q8_0 (Q8_0 blocks), and tiny-llama-f16 itself (f16
-// inputs, 128 values).
-TEST(CudaTensorCores, FusedEpiloguesEqualTheSeparateKernels) {
+// The fused RoPE / KV store epilogue computes what ropeStoreKernel computes, bit for bit: decode
+// steps of one sequence (graphs) and of two, after prefill steps (which keep the separate kernel),
+// on head sizes 64 (tiny-llama-f16) and 128 (the wide-head twins of tiny-llama Q4_K_M and Q8_0, so
+// the k-quant and the general matrix-vector kernels both carry it).
+TEST(CudaTensorCores, FusedRopeEqualsTheSeparateKernel) {
     SKIP_WITHOUT_GPU();
     const std::vector<std::string> models = {writeWideHeadTwin("tiny-llama-q4_k_m.gguf"), writeWideHeadTwin("tiny-llama-q8_0.gguf"),
                                              modelPath("tiny-llama-f16.gguf")};
     for (const std::string& path : models) {
         auto fused = gpuBackend(path);
         setenv("HEARTH_CUDA_NO_ROPE_FUSION", "1", 1);
-        setenv("HEARTH_CUDA_NO_ATTN_PREP", "1", 1);
         auto separate = gpuBackend(path);
         unsetenv("HEARTH_CUDA_NO_ROPE_FUSION");
-        unsetenv("HEARTH_CUDA_NO_ATTN_PREP");
         auto cpu = cpuBackend(path);
         ASSERT_TRUE(fused.ok() && separate.ok() && cpu.ok()) << path;
         const size_t V = (*fused)->vocabSize();

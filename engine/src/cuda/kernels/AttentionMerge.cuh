@@ -17,11 +17,11 @@ __device__ __forceinline__ int64_t partitionRow(const AttnParams& p, const AttnT
 }
 
 // Called by every thread of the CTA once its partition's partials are written. Returns true in
-// the CTA that merged (and wrote p.out for the tile's rows, and into `stage` as [row][D] when
-// given). Shared scratch: weights [kAttnMaxRows][kAttnMaxPartitions], sums [kAttnMaxRows], flag.
+// the CTA that merged (and wrote p.out for the tile's rows). Shared scratch: weights
+// [kAttnMaxRows][kAttnMaxPartitions], sums [kAttnMaxRows], flag.
 template <int kThreads, int kEl = 1>
 __device__ bool mergeAttentionPartitions(const AttnParams& p, const AttnTile& tile, int kvh, int nRows, int nParts,
-                                         float* weights, float* sums, int* flag, float* stage = nullptr) {
+                                         float* weights, float* sums, int* flag) {
     const int D = p.D;
     __threadfence();
     __syncthreads();
@@ -83,9 +83,7 @@ __device__ bool mergeAttentionPartitions(const AttnParams& p, const AttnTile& ti
             const int r = rw[k], d = e0 + k * kThreads - r * D;
             const float L = sums[r];
             const int tok = tile.tokenBegin + r / p.G, head = kvh * p.G + r % p.G;
-            const float v = L > 0.f ? o[k] / L : 0.f;
-            p.out[tok * qStride + static_cast<int64_t>(head) * D + d] = v;
-            if (stage) stage[r * D + d] = v;
+            p.out[tok * qStride + static_cast<int64_t>(head) * D + d] = L > 0.f ? o[k] / L : 0.f;
         }
     }
     return true;

@@ -16,7 +16,6 @@
 #include <cstdlib>
 
 #include "cuda/KernelParams.h"
-#include "cuda/kernels/ActEmit.cuh"
 #include "cuda/kernels/AsyncCopy.cuh"
 #include "cuda/kernels/AttentionMerge.cuh"
 #include "cuda/kernels/Launch.cuh"
@@ -45,32 +44,6 @@ __device__ __forceinline__ void splitHalf2(float a, float b, uint32_t& hi, uint3
     lo = *reinterpret_cast<const uint32_t*>(&l);
 }
 
-// The tile's output rows, staged in shared memory as [row][D], prepared for the output projection
-// (p.prep): the G query heads of a KV head are G * D consecutive values of a token's row, whole
-// quantization blocks of it (the host checks: 256 values for Q8_K, 32 for the others), so the CTA
-// prepares them as the preparation kernel would, a warp per 256 values, and the projection needs
-// no preparation launch of its own.
-template <int kThreads>
-__device__ void prepareTileOutput(const AttnParams& p, const AttnTile& tile, int kvh, const float* stage) {
-    const int GD = p.G * p.D, per = (GD + 255) / 256, lane = threadIdx.x & 31;
-    const int64_t cols = static_cast<int64_t>(p.Hq) * p.D;
-    ActPrepParams q = p.prep;
-    q.cols = kvh * GD + GD;  // emitChunk stores nothing past this KV head's values (a part chunk's idle lanes)
-    __syncthreads();  // the staged rows are complete
-    for (int ch = threadIdx.x >> 5; ch < tile.numTokens * per; ch += kThreads / 32) {
-        const int tok = ch / per, off = (ch - tok * per) * 256 + lane * 8;
-        float y[8] = {0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f};
-        if (off < GD) {
-            const float4* src = reinterpret_cast<const float4*>(stage + tok * GD + off);
-            const float4 a = src[0], b = src[1];
-            y[0] = a.x; y[1] = a.y; y[2] = a.z; y[3] = a.w;
-            y[4] = b.x; y[5] = b.y; y[6] = b.z; y[7] = b.w;
-        }
-        const int64_t t = tile.tokenBegin + tok;
-        emitChunk(q, kvh * GD + off, y, t * cols, t * (cols / 32));
-    }
-}
-
 // kSplit: four warps, two per 16-row group, each taking one half (one KV block) of every chunk's
 // keys, their online softmax states merged at the end (half 0 first). A row's arithmetic is the same
 // whatever the tile's size, and a warp's serial chain per chunk is half as long: at batch 1 the
@@ -85,7 +58,6 @@ __global__ void __launch_bounds__(kSplit ? 128 : 64) attentionMmaKernel(const At
     __shared__ __align__(16) __half Vs[2][kKeys][kLd];
     __shared__ float mergeL[kAttnMaxRows];
     __shared__ int mergeFlag;
-    static_assert(sizeof(Vs) >= sizeof(float) * kAttnMaxRows * D, "the value stages hold a tile's output rows");
     const int tid = threadIdx.x, lane = tid & 31, g = lane >> 2, tq = lane & 3;
     const int warp = kSplit ? tid >> 6 : tid >> 5;          // this warp's 16-row group
     const int keyOff = kSplit ? ((tid >> 5) & 1) * 16 : 0;  // and its keys in each chunk
@@ -120,13 +92,13 @@ __global__ void __launch_bounds__(kSplit ? 128 : 64) attentionMmaKernel(const At
                          ? p.pool + static_cast<uint64_t>(p.blockTables[sq.blockBegin + (chunkBase >> 4) + h]) * p.blockBytes
                          : nullptr;
 #pragma unroll
-        for (int key = myKey; key < kKeys; key += kRowStep) {
-            const int abs = chunkBase + key;
+        for (int j = 0; j < kKeys / kRowStep; ++j) {
+            const int key = myKey + j * kRowStep, abs = chunkBase + key;  // in block half (j * kRowStep) / 16
             const uint64_t rowOff = (static_cast<uint64_t>(kvh) * 16 + (abs & 15)) * p.rowBytes + myVec * 16;
 #pragma unroll
             for (int kv = 0; kv < 2; ++kv) {
                 __half* dst = (kv ? &Vs[st][key][0] : &Ks[st][key][0]) + myVec * 8;
-                if (abs < kEnd) cpAsync16(dst, blk[key >> 4] + (kv ? p.vOff : p.kOff) + rowOff);
+                if (abs < kEnd) cpAsync16(dst, blk[(j * kRowStep) / 16] + (kv ? p.vOff : p.kOff) + rowOff);
                 else *reinterpret_cast<int4*>(dst) = make_int4(0, 0, 0, 0);  // past the keys: zeros (no NaN from stale rows)
             }
         }
@@ -313,12 +285,7 @@ __global__ void __launch_bounds__(kSplit ? 128 : 64) attentionMmaKernel(const At
             }
         }
         // The key stages are free (the loop ended with a barrier): merge weights go there.
-        // The value stages are free too: the merged rows are staged there when they are prepared.
-        float* stage = p.prepOut ? reinterpret_cast<float*>(&Vs[0][0][0]) : nullptr;
-        if (mergeAttentionPartitions<kThreads, 4>(p, tile, kvh, nRows, nParts, reinterpret_cast<float*>(&Ks[0][0][0]),
-                                                  mergeL, &mergeFlag, stage) &&
-            stage)
-            prepareTileOutput<kThreads>(p, tile, kvh, stage);
+        mergeAttentionPartitions<kThreads, 4>(p, tile, kvh, nRows, nParts, reinterpret_cast<float*>(&Ks[0][0][0]), mergeL, &mergeFlag);
         return;
     }
     const float iA = lA > 0.f ? 1.f / lA : 0.f, iB = lB > 0.f ? 1.f / lB : 0.f;
@@ -329,15 +296,10 @@ __global__ void __launch_bounds__(kSplit ? 128 : 64) attentionMmaKernel(const At
         const float inv = half ? iB : iA;
         const int tok = tile.tokenBegin + r / G, head = kvh * G + r % G;
         float* out = p.out + tok * qStride + static_cast<int64_t>(head) * D;
-        float* stage = reinterpret_cast<float*>(&Vs[0][0][0]) + r * D;
 #pragma unroll
-        for (int n = 0; n < D / 8; ++n) {
-            const float2 v = make_float2(o[n][2 * half] * inv, o[n][2 * half + 1] * inv);
-            *reinterpret_cast<float2*>(out + n * 8 + 2 * tq) = v;
-            if (p.prepOut) *reinterpret_cast<float2*>(stage + n * 8 + 2 * tq) = v;
-        }
+        for (int n = 0; n < D / 8; ++n)
+            *reinterpret_cast<float2*>(out + n * 8 + 2 * tq) = make_float2(o[n][2 * half] * inv, o[n][2 * half + 1] * inv);
     }
-    if (p.prepOut) prepareTileOutput<kThreads>(p, tile, kvh, reinterpret_cast<const float*>(&Vs[0][0][0]));
 }
 
 }  // namespace
