@@ -48,8 +48,8 @@ struct GemvSeg {
     int ctaBegin = 0;  // first CTA of this segment
 };
 
-// RoPE and the KV store fused into the epilogue of the Q/K/V matrix-vector launches (decode and
-// verification steps; CudaStage::enqueueLayer): the warp that owns rows 2i and 2i + 1 of a head
+// RoPE and the KV store fused into the epilogue of the Q/K/V matrix-vector launches (steps whose
+// projections take those kernels: decode, verification, short prefill; CudaStage::enqueueLayer): the warp that owns rows 2i and 2i + 1 of a head
 // owns its rotation pair when the pairs are adjacent (normal RoPE), so it rotates them, adds the
 // biases first, writes Q back and stores K / V straight into their F16 KV rows, with the same
 // operations in the same order as ropeStoreKernel. Only for F16 KV, normal pairs, no per-head Q/K

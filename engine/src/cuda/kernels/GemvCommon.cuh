@@ -1,6 +1,6 @@
 #pragma once
-// Shared pieces of the matrix-vector kernels: which rows a warp owns, the epilogue, warp sums, how
-// many tokens a CTA takes.
+// Shared pieces of the matrix-vector kernels: which rows a warp owns, the epilogue (with the fused
+// RoPE / KV store of the Q/K/V launches), warp sums, how many tokens a CTA takes.
 //
 // A CTA has 4 warps; each warp owns two row slots. Modes 0/1 (store / accumulate): the slots are
 // two consecutive rows of one segment (or one row, rowsPerWarp 1, for launches with few rows) (segments are up to three matrices of one type sharing the
