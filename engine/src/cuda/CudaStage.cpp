@@ -374,27 +374,11 @@ Status CudaStage::enqueueLayer(int li, const StepShape& sh) {
     r.rowBytes = static_cast<int>(kv_.rowBytes());
     static const bool skipRope = measureSkips("rope"), skipAttention = measureSkips("attention");
 
-    // RoPE and the KV store in the matrix-vector epilogue where it can run them (GemvRope: F16 KV,
-    // adjacent rotation pairs, no per-head norm); LinearOps says whether it did.
-    GemvRope fuse;
-    if (!r.neox && !r.qNorm && !r.kNorm && r.kvKind == kKvF16 && r.D % 2 == 0) {
-        fuse.D = r.D;
-        fuse.pairs = r.ropePairs;
-        fuse.cos = r.ropeCos;
-        fuse.sin = r.ropeSin;
-        fuse.tokenPos = r.tokenPos;
-        fuse.tokenSlot = r.tokenSlot;
-        fuse.pool = r.pool;
-        fuse.blockBytes = r.blockBytes;
-        fuse.kOff = r.kOff;
-        fuse.vOff = r.vOff;
-        fuse.rowBytes = r.rowBytes;
-        fuse.bias[0] = r.bq;
-        fuse.bias[1] = r.bk;
-        fuse.bias[2] = r.bv;
-    }
+    // RoPE and the KV store in the matrix-vector epilogue where it can run them (F16 KV, adjacent
+    // rotation pairs, no per-head norm: GemvParams::rope); LinearOps says whether it did.
+    const bool fusable = ropeFusion_ && !skipRope && !r.neox && !r.qNorm && !r.kNorm && r.kvKind == kKvF16 && r.D % 2 == 0;
     bool ropeFused = false;
-    HEARTH_TRY(linear_.project(a, qkv, skipRope || !ropeFusion_ ? nullptr : &fuse, &ropeFused));
+    HEARTH_TRY(linear_.project(a, qkv, fusable ? &r : nullptr, &ropeFused));
     if (!skipRope && !ropeFused) HEARTH_TRY(cudaStatus(launchRopeStore(r, stream_), "rope and KV store"));
 
     AttnParams at;

@@ -48,25 +48,32 @@ struct GemvSeg {
     int ctaBegin = 0;  // first CTA of this segment
 };
 
-// RoPE and the KV store fused into the epilogue of the Q/K/V matrix-vector launches (steps whose
-// projections take those kernels: decode, verification, short prefill; CudaStage::enqueueLayer): the warp that owns rows 2i and 2i + 1 of a head
-// owns its rotation pair when the pairs are adjacent (normal RoPE), so it rotates them, adds the
-// biases first, writes Q back and stores K / V straight into their F16 KV rows, with the same
-// operations in the same order as ropeStoreKernel. Only for F16 KV, normal pairs, no per-head Q/K
-// norm (those need the whole head: ropeStoreKernel).
-struct GemvRope {
-    int D = 0;                       // head size; 0: no fusion
-    int pairs = 0;                   // rotated pairs per head (the rest pass unrotated)
-    const float* cos = nullptr;      // [position][pairs]
-    const float* sin = nullptr;
+struct RopeStoreParams {
+    float* q = nullptr;              // [T][Hq*D], rotated in place
+    const float* k = nullptr;        // [T][Hkv*D]
+    const float* v = nullptr;        // [T][Hkv*D]
+    int T = 0, Hq = 0, Hkv = 0, D = 0;
+    int ropePairs = 0, neox = 0;
+    const float* ropeCos = nullptr;  // [position][ropePairs]
+    const float* ropeSin = nullptr;
     const int32_t* tokenPos = nullptr;
     const int32_t* tokenSlot = nullptr;  // block * 16 + offset, or -1 (padding: nothing stored)
-    uint8_t* pool = nullptr;         // this layer's region of the KV pool
-    uint64_t blockBytes = 0, kOff = 0, vOff = 0;
+    const float *bq = nullptr, *bk = nullptr, *bv = nullptr;
+    const float *qNorm = nullptr, *kNorm = nullptr;
+    float eps = 0;
+    uint8_t* pool = nullptr;
+    uint64_t blockBytes = 0, kOff = 0, vOff = 0, kScaleOff = 0, vScaleOff = 0;
+    int kvKind = kKvF16;
     int rowBytes = 0;
-    const float* bias[3] = {nullptr, nullptr, nullptr};  // per segment
-    int role[3] = {-1, -1, -1};      // per segment: 0 Q (rotated, written to y), 1 K, 2 V (to the pool)
 };
+
+// RoPE and the KV store can run in the epilogue of the Q/K/V matrix-vector launches (steps whose
+// projections take those kernels: decode, verification, short prefill; CudaStage::enqueueLayer):
+// the warp that owns rows 2i and 2i + 1 of a head owns their rotation pair when the pairs are
+// adjacent (normal RoPE), so it adds the biases, rotates, writes Q back and stores K / V straight
+// into their F16 KV rows, with ropeStoreKernel's operations in its order (the launch carries that
+// kernel's RopeStoreParams). Only for F16 KV, normal pairs, no per-head Q/K norm (those need the
+// whole head: ropeStoreKernel).
 
 struct GemvParams {
     int type = 0;                    // weight TensorType id
@@ -81,7 +88,8 @@ struct GemvParams {
     int nSeg = 1;
     int mode = 0;                    // 0: y = W x; 1: y += W x; 2: seg0.y = silu(W0 x) * (W1 x)
     int rowsPerWarp = 2;             // modes 0/1: 1 or 2 (mode 2 always pairs gate and up rows)
-    GemvRope rope;                   // mode 0 with rowsPerWarp 2 only
+    RopeStoreParams rope;            // the fused RoPE / KV store (mode 0, rowsPerWarp 2), for segments
+    int ropeRole[3] = {-1, -1, -1};  // with a role: 0 Q (rotated, written to y), 1 K, 2 V (to the pool)
 };
 constexpr int kGemvMaxT = 8;          // largest token count the matrix-vector kernels take
 constexpr int kDenseGemvMaxT = 4;     // ... and the one LinearOps gives them for dense weights
@@ -121,25 +129,6 @@ struct MmaPlan {
     int stages = 0, maxT = 0, ctasPerSm = 1;
 };
 constexpr int kMmaMaxT = 64;
-
-struct RopeStoreParams {
-    float* q = nullptr;              // [T][Hq*D], rotated in place
-    const float* k = nullptr;        // [T][Hkv*D]
-    const float* v = nullptr;        // [T][Hkv*D]
-    int T = 0, Hq = 0, Hkv = 0, D = 0;
-    int ropePairs = 0, neox = 0;
-    const float* ropeCos = nullptr;  // [position][ropePairs]
-    const float* ropeSin = nullptr;
-    const int32_t* tokenPos = nullptr;
-    const int32_t* tokenSlot = nullptr;  // block * 16 + offset, or -1 (padding: nothing stored)
-    const float *bq = nullptr, *bk = nullptr, *bv = nullptr;
-    const float *qNorm = nullptr, *kNorm = nullptr;
-    float eps = 0;
-    uint8_t* pool = nullptr;
-    uint64_t blockBytes = 0, kOff = 0, vOff = 0, kScaleOff = 0, vScaleOff = 0;
-    int kvKind = kKvF16;
-    int rowBytes = 0;
-};
 
 struct AttnTile {
     int seq;          // index into seqs

@@ -127,7 +127,7 @@ Status LinearOps::prepare(const LinearInput& in, int fmt) {
 }
 
 Status LinearOps::gemv(const LinearInput& in, std::span<const Projection> projs, int mode, float* pairOut,
-                       const GemvRope* rope) {
+                       const RopeStoreParams* rope) {
     GemvParams g;
     const DevTensor& w0 = *projs[0].w;
     g.type = w0.type;
@@ -156,11 +156,7 @@ Status LinearOps::gemv(const LinearInput& in, std::span<const Projection> projs,
     }
     if (rope) {
         g.rope = *rope;
-        for (size_t i = 0; i < 3; ++i) {  // the caller's biases are per role, the kernel's per segment
-            const int role = i < projs.size() ? projs[i].ropeRole : -1;
-            g.rope.role[i] = role;
-            g.rope.bias[i] = role >= 0 ? rope->bias[role] : nullptr;
-        }
+        for (size_t i = 0; i < projs.size(); ++i) g.ropeRole[i] = projs[i].ropeRole;
     }
     if (mode == 2) {
         cta = (g.seg[0].rows + kGemvWarpsPerCta - 1) / kGemvWarpsPerCta;
@@ -258,12 +254,13 @@ Status LinearOps::mma(const LinearInput& in, std::span<const Projection> projs, 
     return Status::success();
 }
 
-Status LinearOps::project(const LinearInput& in, std::span<const Projection> projs, const GemvRope* rope, bool* fused) {
+Status LinearOps::project(const LinearInput& in, std::span<const Projection> projs, const RopeStoreParams* rope,
+                          bool* fused) {
     if (fused) *fused = false;
     if (projs.empty()) return Status::success();
     // The fused RoPE epilogue needs every projection on the matrix-vector kernels with a warp per
     // row pair (the rotation pair).
-    bool fuse = rope && rope->D > 0 && fused && gemvRowsPerWarp_ == 2;
+    bool fuse = rope && fused && gemvRowsPerWarp_ == 2;
     for (size_t i = 0; fuse && i < projs.size(); ++i)
         fuse = projs[i].ropeRole >= 0 && !projs[i].accumulate && useGemv(in.rows, *projs[i].w);
     if (!fuse) rope = nullptr;

@@ -33,7 +33,7 @@ struct Projection {
     float* y;
     int ldy;           // row stride of y (floats)
     bool accumulate;   // y += W x
-    int ropeRole = -1; // with a GemvRope: 0 Q, 1 K, 2 V (see project)
+    int ropeRole = -1; // with a fused RoPE: 0 Q, 1 K, 2 V (see project)
 };
 
 // What the device offers the matrix paths (from cudaDeviceProp).
@@ -79,10 +79,10 @@ public:
     uint64_t bytes() const;
 
     // Up to three projections of one input. With `rope` (Q, K and V, each projection's ropeRole
-    // set): when every projection takes the matrix-vector kernels, RoPE and the KV store run in
-    // their epilogue (GemvRope) and *fused is set; otherwise the outputs are plain and the caller
-    // runs ropeStoreKernel.
-    Status project(const LinearInput& in, std::span<const Projection> projs, const GemvRope* rope = nullptr,
+    // set; a RoPE the epilogue can run, see GemvParams::rope): when every projection takes the
+    // matrix-vector kernels, RoPE and the KV store run in their epilogue and *fused is set;
+    // otherwise the outputs are plain and the caller runs ropeStoreKernel.
+    Status project(const LinearInput& in, std::span<const Projection> projs, const RopeStoreParams* rope = nullptr,
                    bool* fused = nullptr);
     // out = silu(gate · x) * (up · x); upScratch: rows × up.rows floats (used when not fused).
     Status gatedFfn(const LinearInput& in, const DevTensor& gate, const DevTensor& up, float* out, float* upScratch);
@@ -96,7 +96,7 @@ private:
     bool mmaTakes(int rows, const DevTensor& w) const;  // the tensor-core kernel can run this shape
     Status prepare(const LinearInput& in, int fmt);
     Status gemv(const LinearInput& in, std::span<const Projection> projs, int mode, float* pairOut,
-                const GemvRope* rope = nullptr);
+                const RopeStoreParams* rope = nullptr);
     Status gemm(const LinearInput& in, const Projection& p);
     bool mmaEligible(const LinearInput& in, const DevTensor& w) const;
     // Projections of one type and width (mode 0/1), or the gate/up pair (mode 2, into pairOut).

@@ -8,8 +8,8 @@
 // One CTA per row; a warp handles 256-element chunks, 8 elements per lane. The sum of squares has
 // one canonical order whatever the CTA size: a chunk's 256 squares are summed per lane (8 in
 // order), then over the warp by an xor tree; the chunk sums per lane of one warp (chunks l, l + 32,
-// ... in order), then by an xor tree. So the wide CTAs of
-// few-row launches and the narrow ones of many-row launches prepare a row bit-identically.
+// ... in order), then by an xor tree. So the wide CTAs of few-row launches and the narrow ones of
+// many-row launches prepare a row bit-identically.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 

@@ -110,17 +110,17 @@ inline GemvKernel gemvKernelFor(int per, GemvKernel t1, GemvKernel t2, GemvKerne
     return per == 1 ? t1 : per == 2 ? t2 : per == 4 ? t4 : t8;
 }
 
-// The fused RoPE / KV store of a Q, K or V row pair (GemvRope) for one token: a0, a1 are rows
-// r.row[0] (even) and r.row[1] of the segment; rc / rs the rotation's entries, slot the KV slot.
+// The fused RoPE / KV store of a Q, K or V row pair (GemvParams::rope) for one token: a0, a1 are
+// rows r.row[0] (even) and r.row[1] of the segment; rc / rs the rotation's entries, slot the KV slot.
 __device__ __forceinline__ void gemvRopeStore(const GemvParams& p, const GemvRows& r, float a0, float a1, int64_t tok,
                                               int role, float rc, float rs, int slot) {
-    const GemvRope& rp = p.rope;
-    if (const float* b = rp.bias[r.seg]) {
+    const RopeStoreParams& rp = p.rope;
+    if (const float* b = role == 0 ? rp.bq : role == 1 ? rp.bk : rp.bv) {
         a0 = __fadd_rn(a0, b[r.row[0]]);
         a1 = __fadd_rn(a1, b[r.row[1]]);
     }
     const int d = r.row[0] % rp.D;
-    if (role != 2 && d / 2 < rp.pairs) {
+    if (role != 2 && d / 2 < rp.ropePairs) {
         const float x0 = a0, x1 = a1;
         a0 = __fsub_rn(__fmul_rn(x0, rc), __fmul_rn(x1, rs));
         a1 = __fadd_rn(__fmul_rn(x0, rs), __fmul_rn(x1, rc));
@@ -145,16 +145,16 @@ __device__ __forceinline__ void gemvEpilogue(const GemvParams& p, const GemvRows
     const int lane = threadIdx.x & 31;
     // Fused RoPE: this lane's token's rotation entries and slot (metadata and a constant table),
     // loaded before the sums so their latency overlaps the shuffles.
-    const int role = p.rope.D > 0 && p.mode == 0 ? p.rope.role[r.seg] : -1;
+    const int role = p.mode == 0 ? p.ropeRole[r.seg] : -1;
     float rc = 1.f, rs = 0.f;
     int slot = -1;
     if (role >= 0 && lane < T && r.ok[0]) {
-        const GemvRope& rp = p.rope;
+        const RopeStoreParams& rp = p.rope;
         const int i = (r.row[0] % rp.D) / 2;
-        if (role != 2 && i < rp.pairs) {
-            const int64_t at = static_cast<int64_t>(rp.tokenPos[tBase + lane]) * rp.pairs + i;
-            rc = rp.cos[at];
-            rs = rp.sin[at];
+        if (role != 2 && i < rp.ropePairs) {
+            const int64_t at = static_cast<int64_t>(rp.tokenPos[tBase + lane]) * rp.ropePairs + i;
+            rc = rp.ropeCos[at];
+            rs = rp.ropeSin[at];
         }
         if (role != 0) slot = rp.tokenSlot[tBase + lane];
     }
