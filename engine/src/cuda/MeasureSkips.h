@@ -1,5 +1,5 @@
 #pragma once
-// HEARTH_CUDA_SKIP=attention,rope,prep,gemv (measuring only): the named kernels of a step are not
+// HEARTH_CUDA_SKIP=attention,rope,prep,gemv,mma,reduce (measuring only): the named kernels of a step are not
 // launched, so a benchmark's step time without them shows what they cost inside the real step
 // (PDL overlap and all), which per-kernel profiles of serialized launches cannot. The outputs are
 // garbage while it is set; nothing but the benchmarks should set it.

@@ -11,6 +11,13 @@ __device__ __forceinline__ unsigned sharedAddr(const void* p) { return static_ca
 __device__ __forceinline__ void cpAsync16(void* dst, const void* src) {
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(sharedAddr(dst)), "l"(src));
 }
+// The same to a shared-memory address (sharedAddr), issued only where `pred` holds: one predicated
+// instruction, no branch.
+__device__ __forceinline__ void cpAsync16If(unsigned dst, const void* src, bool pred) {
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %2, 0;\n@p cp.async.cg.shared.global [%0], [%1], 16;\n}\n" ::"r"(dst), "l"(src),
+        "r"(static_cast<int>(pred)));
+}
 __device__ __forceinline__ void cpAsync8(void* dst, const void* src) {
     asm volatile("cp.async.ca.shared.global [%0], [%1], 8;\n" ::"r"(sharedAddr(dst)), "l"(src));
 }

@@ -214,23 +214,36 @@ __global__ void __launch_bounds__(128) kquantGemvKernel(const GemvParams p) {
     const int nb = p.cols / 256, nPieces = (nb + kPieceBlocks - 1) / kPieceBlocks;
     const int nItems = myPairs * nPieces;  // (pair, piece) in order
     const int unitsPerRow = p.cols / 32;
+    // Items are issued strictly in order (0, 1, then item + 2 after item), so the issuing side
+    // keeps its own (pair, piece) instead of dividing per item; a piece's copies
+    // are an unrolled run of predicated cp.async to precomputed shared addresses (the runtime loop
+    // with a generic-to-shared conversion per copy was a sizeable part of a warp's instructions).
+    constexpr int kVecsPerLane = (kPieceBytes / 16 + 31) / 32;
+    const uint32_t swWarp = sharedAddr(&sw[warp][0][0][0]) + 16 * lane;
+    int issueK = 0, issuePc = 0;
     auto issue = [&](int item) {
-        const int k = item / nPieces, pc = item - k * nPieces;
-        const GemvRows rr = rowsOf(k);
-        const int b0 = pc * kPieceBlocks;
-        const int bytes = min(kPieceBlocks, nb - b0) * B;
+        const GemvRows issueRows = rowsOf(issueK);
+        const int b0 = issuePc * kPieceBlocks;
+        const int bytes = min(kPieceBlocks, nb - b0) * B, nv = bytes >> 4;
         const int64_t off = static_cast<int64_t>(b0) * B;
 #pragma unroll
         for (int s = 0; s < 2; ++s) {
-            if (!rr.ok[s]) continue;
-            const uint8_t* src = rr.w[s] + rr.row[s] * p.rowBytes + off;
-            uint8_t* dst = sw[warp][item & 1][s];
-            const int nv = bytes >> 4;
-            for (int i = lane; i < nv; i += 32) cpAsync16(dst + 16 * i, src + 16 * i);
-            for (int i = (nv << 3) + lane; i < (bytes >> 1); i += 32)  // a partial piece's 2-byte tail
-                reinterpret_cast<uint16_t*>(dst)[i] = __ldg(reinterpret_cast<const unsigned short*>(src) + i);
+            const uint8_t* src = issueRows.w[s] + issueRows.row[s] * p.rowBytes + off + 16 * lane;
+            const uint32_t dst = swWarp + static_cast<uint32_t>(((item & 1) * 2 + s) * kSlot);
+#pragma unroll
+            for (int j = 0; j < kVecsPerLane; ++j) cpAsync16If(dst + 512 * j, src + 512 * j, issueRows.ok[s] && lane + 32 * j < nv);
+            if (issueRows.ok[s] && (bytes & 15)) {  // a partial Q6_K piece's 2-byte tail
+                const uint8_t* srcRow = src - 16 * lane;
+                uint8_t* dstRow = sw[warp][item & 1][s];
+                for (int i = (nv << 3) + lane; i < (bytes >> 1); i += 32)
+                    reinterpret_cast<uint16_t*>(dstRow)[i] = __ldg(reinterpret_cast<const unsigned short*>(srcRow) + i);
+            }
         }
         cpCommit();
+        if (++issuePc == nPieces) {
+            issuePc = 0;
+            ++issueK;
+        }
     };
     // Weights only before the previous kernel has finished (Launch.cuh).
     if (nItems > 0) issue(0);

@@ -23,6 +23,7 @@
 #include <algorithm>
 
 #include "cuda/KernelParams.h"
+#include "cuda/MeasureSkips.h"
 #include "cuda/kernels/AsyncCopy.cuh"
 #include "cuda/kernels/GemvCommon.cuh"
 #include "cuda/kernels/Launch.cuh"
@@ -134,36 +135,41 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantMmaKernel(c
     const int ks0 = static_cast<int>(static_cast<int64_t>(kSteps) * blockIdx.y / gridDim.y);
     const int nk = static_cast<int>(static_cast<int64_t>(kSteps) * (blockIdx.y + 1) / gridDim.y) - ks0;
 
-    // Weight copies. Rows of 16-byte aligned blocks (Q4_K, Q5_K) copy exactly their span's chunks
-    // from a source fixed per thread and task but for the step's offset; the others copy the 16-byte
-    // chunks around their span (which may start anywhere), found per step.
+    // Copies. Everything per thread and task that does not change from one K step to the next is
+    // computed here once: a copy in the loop is a pointer add, a shared address add and one
+    // predicated cp.async (computing addresses per step, with a generic-to-shared conversion and a
+    // branch per copy, was ~220 of the ~770 instructions a warp spent per K step; H200 SASS).
+    const uint32_t smemAddr = sharedAddr(smem);
+    // Weights. Rows of 16-byte aligned blocks (Q4_K, Q5_K) copy exactly their span's chunks from a
+    // source fixed per task but for the step's offset; the others copy the 16-byte chunks around
+    // their span (which may start anywhere), found per step.
     constexpr bool kAlignedRows = Q::kBytes % 16 == 0;
     constexpr int kRowChunks = kAlignedRows ? S::kSpan / 16 : S::kChunks;
     constexpr int kWTasks = kBM * kRowChunks, kWPer = (kWTasks + kThreads - 1) / kThreads;
-    const uint8_t* wSrc[kAlignedRows ? kWPer : 1];
-    if constexpr (kAlignedRows) {
+    const uint8_t* wSrc[kWPer];  // the task's row (+ its chunk, aligned rows); null: no copy
+    uint32_t wDst[kWPer];        // its bytes' offset in a stage
 #pragma unroll
-        for (int i = 0; i < kWPer; ++i) {
-            const int task = tid + i * kThreads, slot = task / kRowChunks, c = task - slot * kRowChunks;
-            const int row = slotRow(slot);
-            wSrc[i] = task < kWTasks && row < sg.rows ? slotW(slot) + static_cast<uint64_t>(row) * p.rowBytes + 16 * c : nullptr;
-        }
+    for (int i = 0; i < kWPer; ++i) {
+        const int task = tid + i * kThreads, slot = task / kRowChunks, c = task - slot * kRowChunks;
+        const int row = slotRow(slot);
+        wSrc[i] = task < kWTasks && row < sg.rows
+                      ? slotW(slot) + static_cast<uint64_t>(row) * p.rowBytes + (kAlignedRows ? 16 * c : 0)
+                      : nullptr;
+        wDst[i] = static_cast<uint32_t>(slot * S::kRawLd + 16 * c);
     }
     auto issueW = [&](int ks, int st) {
-        uint8_t* raw = smem + st * kStage;
+        const uint32_t raw = smemAddr + static_cast<uint32_t>(st * kStage);
+        const uint32_t off = static_cast<uint32_t>(ks) * S::kSpan;
 #pragma unroll
         for (int i = 0; i < kWPer; ++i) {
-            const int task = tid + i * kThreads;
-            if (kWTasks % kThreads != 0 && task >= kWTasks) break;
-            const int slot = task / kRowChunks, c = task - slot * kRowChunks;
             if constexpr (kAlignedRows) {
-                if (wSrc[i]) cpAsync16(raw + slot * S::kRawLd + 16 * c, wSrc[i] + static_cast<uint64_t>(ks) * S::kSpan);
+                cpAsync16If(raw + wDst[i], wSrc[i] + off, wSrc[i] != nullptr);
             } else {
-                const int row = slotRow(slot);
-                if (row >= sg.rows) continue;
-                const uint64_t start = static_cast<uint64_t>(row) * p.rowBytes + static_cast<uint64_t>(ks) * S::kSpan;
-                const uint64_t a0 = start & ~15ull;
-                if (a0 + 16ull * c < start + S::kSpan) cpAsync16(raw + slot * S::kRawLd + 16 * c, slotW(slot) + a0 + 16ull * c);
+                const uintptr_t start = reinterpret_cast<uintptr_t>(wSrc[i]) + off;
+                const uintptr_t a0 = start & ~static_cast<uintptr_t>(15);
+                const uint32_t c16 = wDst[i] % S::kRawLd;  // 16 × the task's chunk
+                cpAsync16If(raw + wDst[i], reinterpret_cast<const void*>(a0 + c16),
+                            wSrc[i] != nullptr && a0 + c16 < start + S::kSpan);
             }
         }
     };
@@ -171,13 +177,13 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantMmaKernel(c
     // are left as they are: an output column depends on its own input row only.
     const int xT0 = tid >> 5, xC = tid & 31;
     const __half* xSrc = p.x + static_cast<int64_t>(xT0) * p.cols + 8 * xC;
-    const int xDst = kBM * S::kRawLd + xT0 * kXRowBytes + 16 * (xC ^ ((xT0 & 1) << 2));
+    const int64_t xTileStride = static_cast<int64_t>(8) * p.cols;  // elements between token rows 8 apart
+    const uint32_t xDst = static_cast<uint32_t>(kBM * S::kRawLd + xT0 * kXRowBytes + 16 * (xC ^ ((xT0 & 1) << 2)));
     auto issueX = [&](int ks, int st) {
-        uint8_t* xs = smem + st * kStage + xDst;
+        const uint32_t xs = smemAddr + static_cast<uint32_t>(st * kStage) + xDst;
         const __half* src = xSrc + static_cast<int64_t>(ks) * kBK;
 #pragma unroll
-        for (int i = 0; i < NT; ++i)
-            if (xT0 + 8 * i < p.T) cpAsync16(xs + 8 * i * kXRowBytes, src + static_cast<int64_t>(8 * i) * p.cols);
+        for (int i = 0; i < NT; ++i) cpAsync16If(xs + 8 * i * kXRowBytes, src + i * xTileStride, xT0 + 8 * i < p.T);
     };
 
     // The first step's weights before the previous kernel has finished (they are read-only), what
@@ -351,7 +357,8 @@ size_t smemBytes(int type, int T, int stages) {
 template <int TT, int NT>
 cudaError_t launchTiles(const MmaParams& p, int ctas, int splits, cudaStream_t s) {
     cudaError_t e = launchKernel(quantMmaKernel<TT, NT>, dim3(ctas, splits), kThreads, smemBytes(TT, p.T, p.stages), s, p);
-    if (e != cudaSuccess || splits == 1) return e;
+    static const bool skipReduce = measureSkips("reduce");
+    if (e != cudaSuccess || splits == 1 || skipReduce) return e;
     const int64_t n = static_cast<int64_t>(p.T) * (p.mode == 2 ? p.totalRows / 2 : p.totalRows);
     return launchKernel(splitReduceKernel, static_cast<unsigned>((n + 255) / 256), 256, 0, s, p, splits);
 }
