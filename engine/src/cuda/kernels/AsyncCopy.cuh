@@ -18,6 +18,16 @@ __device__ __forceinline__ void cpAsync16If(unsigned dst, const void* src, bool 
         "{\n.reg .pred p;\nsetp.ne.b32 p, %2, 0;\n@p cp.async.cg.shared.global [%0], [%1], 16;\n}\n" ::"r"(dst), "l"(src),
         "r"(static_cast<int>(pred)));
 }
+// The 16-byte chunks of the first n bytes (n < 512 kPerLane + 16) of src, to the shared address dst,
+// chunk i by lane i % 32 of a warp: kPerLane predicated copies per lane, none where !pred.
+template <int kPerLane>
+__device__ __forceinline__ void warpCopy16(unsigned dst, const void* src, int n, int lane, bool pred) {
+    const int nv = n >> 4;
+    const char* s = static_cast<const char*>(src) + 16 * lane;
+    dst += 16 * lane;
+#pragma unroll
+    for (int j = 0; j < kPerLane; ++j) cpAsync16If(dst + 512 * j, s + 512 * j, pred && lane + 32 * j < nv);
+}
 __device__ __forceinline__ void cpAsync8(void* dst, const void* src) {
     asm volatile("cp.async.ca.shared.global [%0], [%1], 8;\n" ::"r"(sharedAddr(dst)), "l"(src));
 }
