@@ -28,10 +28,6 @@ namespace hearth::cuda {
 namespace {
 
 constexpr int kPieceBlocks = 8;
-// Pieces a warp has copied or in flight: the one being decoded and kBuffers - 1 ahead. (Three
-// measured the same as two on the H200: llama8b Q4_K_M batch 1 438.5 / 433.3 against 436.3 / 439.6
-// tok/s, verification steps within 1%.)
-constexpr int kBuffers = 2;
 
 template <int TT> struct KBlock;
 template <> struct KBlock<12> { static constexpr int kBytes = 144; };
@@ -201,7 +197,7 @@ __global__ void __launch_bounds__(128) kquantGemvKernel(const GemvParams p) {
     constexpr int B = KBlock<TT>::kBytes;
     constexpr int kPieceBytes = kPieceBlocks * B;
     constexpr int kSlot = (kPieceBytes + 16 + 15) / 16 * 16;  // + one word read past a Q6_K run
-    __shared__ __align__(16) uint8_t sw[kGemvWarps][kBuffers][2][kSlot];  // [warp][buffer][row slot]
+    __shared__ __align__(16) uint8_t sw[kGemvWarps][2][2][kSlot];  // [warp][buffer][row slot]
 
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const int tBase = static_cast<int>(blockIdx.y) * MaxT;
@@ -218,14 +214,14 @@ __global__ void __launch_bounds__(128) kquantGemvKernel(const GemvParams p) {
     const int nb = p.cols / 256, nPieces = (nb + kPieceBlocks - 1) / kPieceBlocks;
     const int nItems = myPairs * nPieces;  // (pair, piece) in order
     const int unitsPerRow = p.cols / 32;
-    // Items are issued strictly in order (the first kBuffers, then item + kBuffers after item), so
-    // the issuing side keeps its own (pair, piece, buffer) instead of dividing per item; a piece's
-    // copies are an unrolled run of predicated cp.async to precomputed shared addresses (the runtime loop
-    // with a generic-to-shared conversion per copy was a sizeable part of a warp's instructions).
+    // Items are issued strictly in order (0, 1, then item + 2 after item), so the issuing side keeps
+    // its own (pair, piece) instead of dividing per item; a piece's copies are an unrolled run of
+    // predicated cp.async to precomputed shared addresses (the runtime loop with a generic-to-shared
+    // conversion per copy was a sizeable part of a warp's instructions).
     constexpr int kVecsPerLane = (kPieceBytes / 16 + 31) / 32;
     const uint32_t swWarp = sharedAddr(&sw[warp][0][0][0]);
-    int issueK = 0, issuePc = 0, issueBuf = 0;
-    auto issue = [&]() {
+    int issueK = 0, issuePc = 0;
+    auto issue = [&](int item) {
         const GemvRows issueRows = rowsOf(issueK);
         const int b0 = issuePc * kPieceBlocks;
         const int bytes = min(kPieceBlocks, nb - b0) * B;
@@ -233,40 +229,37 @@ __global__ void __launch_bounds__(128) kquantGemvKernel(const GemvParams p) {
 #pragma unroll
         for (int s = 0; s < 2; ++s) {
             const uint8_t* src = issueRows.w[s] + issueRows.row[s] * p.rowBytes + off;
-            warpCopy16<kVecsPerLane>(swWarp + static_cast<uint32_t>((issueBuf * 2 + s) * kSlot), src, bytes, lane, issueRows.ok[s]);
+            warpCopy16<kVecsPerLane>(swWarp + static_cast<uint32_t>(((item & 1) * 2 + s) * kSlot), src, bytes, lane, issueRows.ok[s]);
             if (issueRows.ok[s] && (bytes & 15)) {  // a partial Q6_K piece's 2-byte tail
-                uint16_t* dst = reinterpret_cast<uint16_t*>(sw[warp][issueBuf][s]);
+                uint16_t* dst = reinterpret_cast<uint16_t*>(sw[warp][item & 1][s]);
                 for (int i = (bytes >> 4 << 3) + lane; i < (bytes >> 1); i += 32)
                     dst[i] = __ldg(reinterpret_cast<const unsigned short*>(src) + i);
             }
         }
         cpCommit();
-        if (++issueBuf == kBuffers) issueBuf = 0;
         if (++issuePc == nPieces) {
             issuePc = 0;
             ++issueK;
         }
     };
     // Weights only before the previous kernel has finished (Launch.cuh).
-#pragma unroll
-    for (int i = 0; i < kBuffers; ++i) {
-        if (i < nItems) issue();
-        else cpCommit();  // empty groups keep "all but kBuffers - 1" meaning "this item is here"
-    }
+    if (nItems > 0) issue(0);
+    if (nItems > 1) issue(1);
+    else cpCommit();
     pdlWait();
     pdlTrigger();
     const int pb = lane >> 2, c = lane & 3;  // this lane's block of the piece and quarter of it
     GemvRows r = rowsOf(0);
-    int k = 0, pc = 0, buf = 0;
+    int k = 0, pc = 0;
     for (int item = 0; item < nItems; ++item) {
-        cpWaitPending(kBuffers - 1);
+        cpWaitPending(1);
         __syncwarp();
         const int blk = pc * kPieceBlocks + pb;
         if (blk < nb) {
             Quarter w[2];
 #pragma unroll
             for (int s = 0; s < 2; ++s)
-                if (r.ok[s]) decodeQuarter<TT>(sw[warp][buf][s], pb, c, w[s]);
+                if (r.ok[s]) decodeQuarter<TT>(sw[warp][item & 1][s], pb, c, w[s]);
             // Every one of the MaxT tokens, unconditionally (a token past the slice's T recomputes the
             // last one, and the epilogue stores only real ones): with no exit inside the unrolled
             // loop, all tokens' input loads are issued together instead of one token after another
@@ -284,10 +277,9 @@ __global__ void __launch_bounds__(128) kquantGemvKernel(const GemvParams p) {
                     if (r.ok[s]) acc[s][t] += quarterDot<TT>(w[s], x, sums, da);
             }
         }
-        __syncwarp();  // the buffer is free: refill it with the item kBuffers ahead
-        if (item + kBuffers < nItems) issue();
+        __syncwarp();  // the buffer is free: refill it with the item after next
+        if (item + 2 < nItems) issue(item + 2);
         else cpCommit();
-        if (++buf == kBuffers) buf = 0;
         if (++pc == nPieces) {
             gemvEpilogue<MaxT>(p, r, acc, tBase, T);
             gemvZero(acc);
