@@ -5,7 +5,8 @@
 # ("shape:mix:tests[:inv[:VAR=value,VAR2=value]] ...": one hearth-gpu-bench run each, with those
 # variables set, for A/B runs of a switch; a shape and mix is generated once and reused;
 # HEARTH_BENCH_SEQS: the aggregate test's sequence counts) and, with HEARTH_SPEC=1, the
-# speculative-decoding bench. HEARTH_NCU_STALLS=1 adds stall reasons to the Nsight summaries.
+# speculative-decoding bench. HEARTH_NCU_STALLS=1 adds stall reasons to the Nsight summaries,
+# HEARTH_NCU_PIPES=1 the instruction issue per pipe; HEARTH_SASS="regex" dumps matching kernels' SASS.
 # Logs go to $OUT. Build and pack on the development machine with bench/gpu/pack.sh.
 set -u
 OUT=${OUT:-/tmp/hearth-out}
@@ -77,6 +78,13 @@ for n, a in sorted(agg.items(), key=lambda x: -x[1]["t"])[:8]:
     print("%-60s issue %5.1f%% tensor %5.1f%% | %s" % (n, a["smsp__issue_active.avg.pct_of_peak_sustained_active"] / k,
           a["sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active"] / k,
           " ".join("%s %.2f" % (r, v) for v, r in st)))
+pipe = re.compile(r"sm__inst_executed_pipe_(.*)\.avg\.pct_of_peak_sustained_active")
+if any(pipe.match(m) for a in agg.values() for m in a):
+    print("per kernel: the busiest pipes (% of peak instruction issue to that pipe)")
+    for n, a in sorted(agg.items(), key=lambda x: -x[1]["t"])[:8]:
+        k = max(a["n"], 1)
+        ps = sorted(((v / k, pipe.match(m).group(1)) for m, v in a.items() if pipe.match(m)), reverse=True)[:7]
+        print("%-60s %s" % (n, " ".join("%s %.1f" % (r, v) for v, r in ps)))
 print("kernel, launches, total us, share, GB/s, us/launch, regs, grid, occupancy %, warp-inst/launch")
 for n, a in sorted(agg.items(), key=lambda x: -x[1]["t"]):
     k = max(a["n"], 1)
@@ -86,22 +94,45 @@ for n, a in sorted(agg.items(), key=lambda x: -x[1]["t"]):
 print("total kernel time %.1f us" % (total / 1e3))
 PY
 }
-# HEARTH_NCU="shape:mix:tests:seqs:skip:count ...": per-kernel durations and DRAM traffic of the
-# launches after the first `skip` (a steady-state step), each run summarized in ncu-N.txt.
+# HEARTH_NCU="shape:mix:tests:seqs:skip:count[:VAR=value,...] ...": per-kernel durations and DRAM traffic
+# of the launches after the first `skip` (a steady-state step), each run summarized in ncu-N.txt;
+# HEARTH_NCU_KERNEL (a regex) profiles only the kernels it matches (skip and count count those).
 i=0
 for spec in ${HEARTH_NCU:-}; do
-  IFS=: read -r shape mix tests seqs skip count <<< "$spec"
+  IFS=: read -r shape mix tests seqs skip count envs <<< "$spec"  # envs: VAR=value,VAR2=value for this run
   ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
   model="$dir/hearth-bench-$shape-$mix.gguf"
   src=(--keep 1); [ -f "$model" ] && src=(--model "$model")
-  t "ncu-$i" 240 "$ncu" --clock-control none --csv --print-units base \
-    --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,launch__registers_per_thread,launch__grid_size,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum${HEARTH_NCU_STALLS:+,smsp__issue_active.avg.pct_of_peak_sustained_active,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio} --launch-skip "${skip:-1500}" \
+  # shellcheck disable=SC2086
+  t "ncu-$i" 240 env ${envs//,/ } "$ncu" --clock-control none --csv --print-units base ${HEARTH_NCU_KERNEL:+--kernel-name "regex:$HEARTH_NCU_KERNEL"} \
+    --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,launch__registers_per_thread,launch__grid_size,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum${HEARTH_NCU_STALLS:+,smsp__issue_active.avg.pct_of_peak_sustained_active,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio}${HEARTH_NCU_PIPES:+,regex:sm__inst_executed_pipe_[a-z0-9_]*\.avg\.pct_of_peak_sustained_active} --launch-skip "${skip:-1500}" \
     --launch-count "${count:-400}" bin/hearth-gpu-bench --shape "$shape" --mix "$mix" "${src[@]}" --tests "${tests:-decode}" \
     --seqs "${seqs:-64}" --dir "$dir"
   { echo "== $spec"; ncu_summary "$OUT/ncu-$i.log"; } > "$OUT/ncu-$i.txt" 2>&1
   i=$((i + 1))
 done
+# HEARTH_NSYS="shape:mix:tests:seqs ...": an Nsight Systems trace of the bench with CUDA graph nodes
+# traced one by one; the last 1,500 kernels (start, duration, name) go to nsys-N.csv.
+j=0
+for spec in ${HEARTH_NSYS:-}; do
+  IFS=: read -r shape mix tests seqs <<< "$spec"
+  nsys=$(command -v nsys || ls /usr/local/cuda/bin/nsys /opt/nvidia/nsight-systems/*/bin/nsys /usr/local/cuda/nsight-systems*/bin/nsys 2>/dev/null | head -1)
+  if [ -z "$nsys" ]; then echo "no nsys on this machine" > "$OUT/nsys-$j.csv"; j=$((j + 1)); continue; fi
+  model="$dir/hearth-bench-$shape-$mix.gguf"
+  src=(--keep 1); [ -f "$model" ] && src=(--model "$model")
+  t "nsys-$j" 240 "$nsys" profile --cuda-graph-trace=node -t cuda -o "/tmp/nsys-$j" --force-overwrite true \
+    bin/hearth-gpu-bench --shape "$shape" --mix "$mix" "${src[@]}" --tests "${tests:-decode}" --seqs "${seqs:-1}" --dir "$dir"
+  "$nsys" stats -r cuda_gpu_trace --format csv -o "/tmp/nsys-$j" "/tmp/nsys-$j.nsys-rep" >> "$OUT/nsys-$j.log" 2>&1
+  f=$(ls /tmp/nsys-$j*cuda_gpu_trace*.csv 2>/dev/null | head -1)
+  [ -n "$f" ] && { head -1 "$f"; tail -n 1500 "$f"; } | cut -c1-400 > "$OUT/nsys-$j.csv"
+  j=$((j + 1))
+done
 rm -f "$dir"/hearth-bench-*.gguf
+# HEARTH_SASS="regex": the SASS of the kernels whose mangled names match, to sass.txt.
+if [ -n "${HEARTH_SASS:-}" ]; then
+  "$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)" -sass lib/libhearth-cuda.so 2>&1 |
+    awk -v re="$HEARTH_SASS" '/Function : / {keep = ($0 ~ re)} keep' > "$OUT/sass.txt"
+fi
 if [ "${HEARTH_SANITIZE:-1}" = 1 ]; then
   t memcheck ${HEARTH_MEMCHECK_LIMIT:-120} compute-sanitizer --tool memcheck --error-exitcode 3 bin/test_cuda --gtest_filter="${HEARTH_SANITIZE_FILTER:-*}"
   t racecheck ${HEARTH_RACECHECK_LIMIT:-60} compute-sanitizer --tool racecheck --error-exitcode 3 bin/test_cuda \
