@@ -18,8 +18,19 @@ __device__ __forceinline__ void cpAsync16If(unsigned dst, const void* src, bool 
         "{\n.reg .pred p;\nsetp.ne.b32 p, %2, 0;\n@p cp.async.cg.shared.global [%0], [%1], 16;\n}\n" ::"r"(dst), "l"(src),
         "r"(static_cast<int>(pred)));
 }
+// The 16-byte chunks lane + 32 j (j < kPerLane) of the first nv chunks of a run, from this lane's
+// source srcLane (the run's start + 16 lane) to its shared address dstLane (the same offset): kPerLane
+// predicated copies per lane, none where !pred.
+template <int kPerLane>
+__device__ __forceinline__ void warpCopy16At(unsigned dstLane, const void* srcLane, int nv, int lane, bool pred) {
+    const char* s = static_cast<const char*>(srcLane);
+#pragma unroll
+    for (int j = 0; j < kPerLane; ++j) cpAsync16If(dstLane + 512 * j, s + 512 * j, pred && lane + 32 * j < nv);
+}
 // The 16-byte chunks of the first n bytes (n < 512 kPerLane + 16) of src, to the shared address dst,
-// chunk i by lane i % 32 of a warp: kPerLane predicated copies per lane, none where !pred.
+// chunk i by lane i % 32 of a warp: kPerLane predicated copies per lane, none where !pred. (The
+// general matrix-vector kernel's; written out rather than through warpCopy16At, which changed the
+// registers of one of its instantiations.)
 template <int kPerLane>
 __device__ __forceinline__ void warpCopy16(unsigned dst, const void* src, int n, int lane, bool pred) {
     const int nv = n >> 4;

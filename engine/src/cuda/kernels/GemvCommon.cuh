@@ -49,7 +49,24 @@ __device__ __forceinline__ GemvRows gemvPairRows(const GemvParams& p, int s, int
     return r;
 }
 
-// This warp's row slots when every warp of the launch owns one pair (a CTA per four pairs).
+// Row slots of pair v of the one-pair-per-warp layout (v = CTA * kGemvWarps + warp; each segment
+// starts at its ctaBegin, so a segment's last CTA may have warps with no rows).
+__device__ __forceinline__ GemvRows gemvLayoutRows(const GemvParams& p, int v) {
+    const int cta = v / kGemvWarps;
+    int s = 0;
+    while (s + 1 < p.nSeg && cta >= p.seg[s + 1].ctaBegin) ++s;
+    return gemvPairRows(p, s, (cta - p.seg[s].ctaBegin) * kGemvWarps + v % kGemvWarps);
+}
+
+// Pairs of that layout in all: the last segment's CTAs end it.
+__device__ __forceinline__ int gemvLayoutPairs(const GemvParams& p) {
+    const GemvSeg& g = p.seg[p.nSeg - 1];
+    const int rowsPerCta = kGemvWarps * p.rowsPerWarp;
+    return (g.ctaBegin + (g.rows + rowsPerCta - 1) / rowsPerCta) * kGemvWarps;
+}
+
+// This warp's row slots when every warp of the launch owns one pair (a CTA per four pairs): pair
+// blockIdx.x * kGemvWarps + warp of that layout.
 __device__ __forceinline__ GemvRows gemvRows(const GemvParams& p) {
     int s = 0;
     while (s + 1 < p.nSeg && static_cast<int>(blockIdx.x) >= p.seg[s + 1].ctaBegin) ++s;

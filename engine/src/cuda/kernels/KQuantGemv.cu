@@ -188,16 +188,21 @@ __device__ __forceinline__ float quarterDot(const Quarter& w, const int (&x)[16]
     }
 }
 
-// A launch of one segment may have fewer CTAs than row pairs (launchKQuantGemv sizes it to what
-// is resident at once): each warp then takes pairs warp, warp + all warps, ..., and its copies run
-// on across its pairs (the piece after next is in flight whichever pair it belongs to), instead of
-// each CTA starting cold, draining and handing its slot to the next one.
+// A launch may have fewer CTAs than row pairs (launchKQuantGemv sizes it to what is resident at
+// once; with several segments, e.g. Q, K and V, pairs count in the one-pair-per-warp layout): each
+// warp then takes pairs warp, warp + all warps, ..., and its copies run on across its pairs (the
+// pieces ahead are in flight whichever pair they belong to), instead of each CTA starting cold,
+// draining and handing its slot to the next one (H200, llama8b Q4_K_M: the Q/K/V launch's 768 CTAs
+// ran as 1.16 waves of 660 before it took this path too). The register caps keep each
+// instantiation in the occupancy step it had (ptxas: without them the issue side's pointer took the
+// 8-token ones from 127 to 164 registers).
 template <int TT, int MaxT>
-__global__ void __launch_bounds__(128) kquantGemvKernel(const GemvParams p) {
+__global__ void __launch_bounds__(128, MaxT == 1 ? 5 : 4) kquantGemvKernel(const GemvParams p) {
     constexpr int B = KBlock<TT>::kBytes;
     constexpr int kPieceBytes = kPieceBlocks * B;
     constexpr int kSlot = (kPieceBytes + 16 + 15) / 16 * 16;  // + one word read past a Q6_K run
-    __shared__ __align__(16) uint8_t sw[kGemvWarps][2][2][kSlot];  // [warp][buffer][row slot]
+    constexpr int kStages = 2;  // one piece in flight while the other is decoded
+    __shared__ __align__(16) uint8_t sw[kGemvWarps][kStages][2][kSlot];  // [warp][stage][row slot]
 
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const int tBase = static_cast<int>(blockIdx.y) * MaxT;
@@ -205,61 +210,81 @@ __global__ void __launch_bounds__(128) kquantGemvKernel(const GemvParams p) {
     float acc[2][MaxT];
     gemvZero(acc);
 
+    // Pairs of the one-pair-per-warp layout (several segments: gemvLayoutRows), warp by warp.
     const bool flat = p.nSeg == 1;
     const int firstPair = static_cast<int>(blockIdx.x) * kGemvWarps + warp, stride = static_cast<int>(gridDim.x) * kGemvWarps;
-    const int totalPairs = p.mode == 2 ? p.seg[0].rows : (p.seg[0].rows + p.rowsPerWarp - 1) / p.rowsPerWarp;
-    const int myPairs = !flat ? 1 : (firstPair < totalPairs ? (totalPairs - 1 - firstPair) / stride + 1 : 0);
-    auto rowsOf = [&](int k) { return flat ? gemvPairRows(p, 0, firstPair + k * stride) : gemvRows(p); };
+    const int totalPairs = !flat ? gemvLayoutPairs(p)
+                                 : p.mode == 2 ? p.seg[0].rows : (p.seg[0].rows + p.rowsPerWarp - 1) / p.rowsPerWarp;
+    const int myPairs = firstPair < totalPairs ? (totalPairs - 1 - firstPair) / stride + 1 : 0;
+    auto rowsOf = [&](int k) {
+        const int v = firstPair + k * stride;
+        return flat ? gemvPairRows(p, 0, v) : gemvLayoutRows(p, v);
+    };
 
     const int nb = p.cols / 256, nPieces = (nb + kPieceBlocks - 1) / kPieceBlocks;
     const int nItems = myPairs * nPieces;  // (pair, piece) in order
     const int unitsPerRow = p.cols / 32;
-    // Items are issued strictly in order (0, 1, then item + 2 after item), so the issuing side keeps
-    // its own (pair, piece) instead of dividing per item; a piece's copies are an unrolled run of
-    // predicated cp.async to precomputed shared addresses (the runtime loop with a generic-to-shared
-    // conversion per copy was a sizeable part of a warp's instructions).
-    constexpr int kVecsPerLane = (kPieceBytes / 16 + 31) / 32;
+    // Items are issued strictly in order (0 .. kStages - 1, then item + kStages after item), so the
+    // issuing side keeps its own pair, piece and source pointer, advanced by a piece per issue; the
+    // rows are looked up once per pair.
     const uint32_t swWarp = sharedAddr(&sw[warp][0][0][0]);
-    int issueK = 0, issuePc = 0;
+    const int lastBytes = (nb - (nPieces - 1) * kPieceBlocks) * B;  // a row's last piece
+    // Row 1's bytes sit at a fixed distance from row 0's: the next row (modes 0/1) or the up matrix's
+    // row beside the gate matrix's (mode 2).
+    const int64_t rowDelta = p.mode == 2 ? p.seg[1].w - p.seg[0].w : p.rowBytes;
+    int issueK = 0, issuePc = 0, issueOk = 0;
+    const uint8_t* isrc = nullptr;  // row 0 of the next piece to issue
+    auto startPair = [&] {
+        const GemvRows g = rowsOf(issueK);
+        isrc = g.w[0] + g.row[0] * p.rowBytes;
+        issueOk = (g.ok[0] ? 1 : 0) | (g.ok[1] ? 2 : 0);
+    };
+    startPair();
     auto issue = [&](int item) {
-        const GemvRows issueRows = rowsOf(issueK);
-        const int b0 = issuePc * kPieceBlocks;
-        const int bytes = min(kPieceBlocks, nb - b0) * B;
-        const int64_t off = static_cast<int64_t>(b0) * B;
+        const int stage = item % kStages;
+        const uint32_t dst = swWarp + static_cast<uint32_t>(stage * 2 * kSlot);
+        const int bytes = issuePc + 1 < nPieces ? kPieceBytes : lastBytes;
+        constexpr int kVecsPerLane = (kPieceBytes / 16 + 31) / 32;
 #pragma unroll
-        for (int s = 0; s < 2; ++s) {
-            const uint8_t* src = issueRows.w[s] + issueRows.row[s] * p.rowBytes + off;
-            warpCopy16<kVecsPerLane>(swWarp + static_cast<uint32_t>(((item & 1) * 2 + s) * kSlot), src, bytes, lane, issueRows.ok[s]);
-            if (issueRows.ok[s] && (bytes & 15)) {  // a partial Q6_K piece's 2-byte tail
-                uint16_t* dst = reinterpret_cast<uint16_t*>(sw[warp][item & 1][s]);
-                for (int i = (bytes >> 4 << 3) + lane; i < (bytes >> 1); i += 32)
-                    dst[i] = __ldg(reinterpret_cast<const unsigned short*>(src) + i);
+        for (int s = 0; s < 2; ++s)
+            warpCopy16At<kVecsPerLane>(dst + s * kSlot + 16 * lane, isrc + s * rowDelta + 16 * lane, bytes >> 4, lane,
+                                       issueOk & (1 << s));
+        if (bytes & 15) {  // a partial Q6_K piece's 2-byte tail, by plain loads
+#pragma unroll
+            for (int s = 0; s < 2; ++s) {
+                if (!(issueOk & (1 << s))) continue;
+                uint16_t* d = reinterpret_cast<uint16_t*>(sw[warp][stage][s]);
+                const auto* from = reinterpret_cast<const unsigned short*>(isrc + s * rowDelta);
+                for (int i = (bytes >> 4 << 3) + lane; i < (bytes >> 1); i += 32) d[i] = __ldg(from + i);
             }
         }
         cpCommit();
-        if (++issuePc == nPieces) {
+        if (++issuePc < nPieces) {
+            isrc += kPieceBytes;
+        } else {
             issuePc = 0;
-            ++issueK;
+            if (++issueK < myPairs) startPair();
         }
     };
     // Weights only before the previous kernel has finished (Launch.cuh).
-    if (nItems > 0) issue(0);
-    if (nItems > 1) issue(1);
-    else cpCommit();
+    for (int i = 0; i < kStages; ++i) {
+        if (i < nItems) issue(i);
+        else cpCommit();
+    }
     pdlWait();
     pdlTrigger();
     const int pb = lane >> 2, c = lane & 3;  // this lane's block of the piece and quarter of it
     GemvRows r = rowsOf(0);
-    int k = 0, pc = 0;
+    int k = 0, pc = 0, stage = 0;
     for (int item = 0; item < nItems; ++item) {
-        cpWaitPending(1);
+        cpWaitPending(kStages - 1);
         __syncwarp();
         const int blk = pc * kPieceBlocks + pb;
         if (blk < nb) {
             Quarter w[2];
 #pragma unroll
             for (int s = 0; s < 2; ++s)
-                if (r.ok[s]) decodeQuarter<TT>(sw[warp][item & 1][s], pb, c, w[s]);
+                if (r.ok[s]) decodeQuarter<TT>(sw[warp][stage][s], pb, c, w[s]);
             // Every one of the MaxT tokens, unconditionally (a token past the slice's T recomputes the
             // last one, and the epilogue stores only real ones): with no exit inside the unrolled
             // loop, all tokens' input loads are issued together instead of one token after another
@@ -277,9 +302,10 @@ __global__ void __launch_bounds__(128) kquantGemvKernel(const GemvParams p) {
                     if (r.ok[s]) acc[s][t] += quarterDot<TT>(w[s], x, sums, da);
             }
         }
-        __syncwarp();  // the buffer is free: refill it with the item after next
-        if (item + 2 < nItems) issue(item + 2);
+        __syncwarp();  // the stage is free: refill it with the item kStages ahead
+        if (item + kStages < nItems) issue(item + kStages);
         else cpCommit();
+        if (++stage == kStages) stage = 0;
         if (++pc == nPieces) {
             gemvEpilogue<MaxT>(p, r, acc, tBase, T);
             gemvZero(acc);
@@ -316,7 +342,7 @@ cudaError_t launchType(const GemvParams& p, int grid, cudaStream_t s) {
         return !v || std::atoi(v) != 0;
     }();
     auto fit = [&](GemvKernel kernel, int slices) {
-        if (!persist || p.nSeg != 1) return grid;
+        if (!persist) return grid;
         const int resident = residentCtas(kernel) / slices;
         return resident > 0 ? std::min(grid, resident) : grid;
     };
