@@ -135,7 +135,7 @@ if [ -n "${HEARTH_SASS:-}" ]; then
 fi
 if [ "${HEARTH_SANITIZE:-1}" = 1 ]; then
   t memcheck ${HEARTH_MEMCHECK_LIMIT:-120} compute-sanitizer --tool memcheck --error-exitcode 3 bin/test_cuda --gtest_filter="${HEARTH_SANITIZE_FILTER:-*}"
-  t racecheck ${HEARTH_RACECHECK_LIMIT:-60} compute-sanitizer --tool racecheck --error-exitcode 3 bin/test_cuda \
+  t racecheck ${HEARTH_RACECHECK_LIMIT:-150} compute-sanitizer --tool racecheck --error-exitcode 3 bin/test_cuda \
     --gtest_filter="${HEARTH_RACECHECK_FILTER:-CudaBatch.DecodeLogits*:CudaBatch.DeviceSampling*:CudaVsCpu.KvCacheDtypes:CudaTensorCores.Flash*}"
 fi
 tail -n 60 "$OUT"/tests.log | grep -E "OK|FAILED|PASSED|SKIPPED|==" | tail -30
