@@ -111,22 +111,6 @@ for spec in ${HEARTH_NCU:-}; do
   { echo "== $spec"; ncu_summary "$OUT/ncu-$i.log"; } > "$OUT/ncu-$i.txt" 2>&1
   i=$((i + 1))
 done
-# HEARTH_NSYS="shape:mix:tests:seqs ...": an Nsight Systems trace of the bench with CUDA graph nodes
-# traced one by one; the last 1,500 kernels (start, duration, name) go to nsys-N.csv.
-j=0
-for spec in ${HEARTH_NSYS:-}; do
-  IFS=: read -r shape mix tests seqs <<< "$spec"
-  nsys=$(command -v nsys || ls /usr/local/cuda/bin/nsys /opt/nvidia/nsight-systems/*/bin/nsys /usr/local/cuda/nsight-systems*/bin/nsys 2>/dev/null | head -1)
-  if [ -z "$nsys" ]; then echo "no nsys on this machine" > "$OUT/nsys-$j.csv"; j=$((j + 1)); continue; fi
-  model="$dir/hearth-bench-$shape-$mix.gguf"
-  src=(--keep 1); [ -f "$model" ] && src=(--model "$model")
-  t "nsys-$j" 240 "$nsys" profile --cuda-graph-trace=node -t cuda -o "/tmp/nsys-$j" --force-overwrite true \
-    bin/hearth-gpu-bench --shape "$shape" --mix "$mix" "${src[@]}" --tests "${tests:-decode}" --seqs "${seqs:-1}" --dir "$dir"
-  "$nsys" stats -r cuda_gpu_trace --format csv -o "/tmp/nsys-$j" "/tmp/nsys-$j.nsys-rep" >> "$OUT/nsys-$j.log" 2>&1
-  f=$(ls /tmp/nsys-$j*cuda_gpu_trace*.csv 2>/dev/null | head -1)
-  [ -n "$f" ] && { head -1 "$f"; tail -n 1500 "$f"; } | cut -c1-400 > "$OUT/nsys-$j.csv"
-  j=$((j + 1))
-done
 rm -f "$dir"/hearth-bench-*.gguf
 # HEARTH_SASS="regex": the SASS of the kernels whose mangled names match, to sass.txt.
 if [ -n "${HEARTH_SASS:-}" ]; then

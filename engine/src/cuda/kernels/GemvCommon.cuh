@@ -66,7 +66,9 @@ __device__ __forceinline__ int gemvLayoutPairs(const GemvParams& p) {
 }
 
 // This warp's row slots when every warp of the launch owns one pair (a CTA per four pairs): pair
-// blockIdx.x * kGemvWarps + warp of that layout.
+// blockIdx.x * kGemvWarps + warp of that layout, written out rather than through gemvLayoutRows
+// (whose division by kGemvWarps changed the general kernel's registers, up to 128 from 96 for some
+// instantiations, ptxas).
 __device__ __forceinline__ GemvRows gemvRows(const GemvParams& p) {
     int s = 0;
     while (s + 1 < p.nSeg && static_cast<int>(blockIdx.x) >= p.seg[s + 1].ctaBegin) ++s;

@@ -201,8 +201,7 @@ __global__ void __launch_bounds__(128, MaxT == 1 ? 5 : 4) kquantGemvKernel(const
     constexpr int B = KBlock<TT>::kBytes;
     constexpr int kPieceBytes = kPieceBlocks * B;
     constexpr int kSlot = (kPieceBytes + 16 + 15) / 16 * 16;  // + one word read past a Q6_K run
-    constexpr int kStages = 2;  // one piece in flight while the other is decoded
-    __shared__ __align__(16) uint8_t sw[kGemvWarps][kStages][2][kSlot];  // [warp][stage][row slot]
+    __shared__ __align__(16) uint8_t sw[kGemvWarps][2][2][kSlot];  // [warp][buffer: item parity][row slot]
 
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const int tBase = static_cast<int>(blockIdx.y) * MaxT;
@@ -224,8 +223,7 @@ __global__ void __launch_bounds__(128, MaxT == 1 ? 5 : 4) kquantGemvKernel(const
     const int nb = p.cols / 256, nPieces = (nb + kPieceBlocks - 1) / kPieceBlocks;
     const int nItems = myPairs * nPieces;  // (pair, piece) in order
     const int unitsPerRow = p.cols / 32;
-    // Items are issued strictly in order (0 .. kStages - 1, then item + kStages after item), so the
-    // issuing side keeps its own pair, piece and source pointer, advanced by a piece per issue; the
+    // Items are issued strictly in order (0, 1, then item + 2 after item), so the issuing side keeps its own pair, piece and source pointer, advanced by a piece per issue; the
     // rows are looked up once per pair.
     const uint32_t swWarp = sharedAddr(&sw[warp][0][0][0]);
     const int lastBytes = (nb - (nPieces - 1) * kPieceBlocks) * B;  // a row's last piece
@@ -241,8 +239,7 @@ __global__ void __launch_bounds__(128, MaxT == 1 ? 5 : 4) kquantGemvKernel(const
     };
     startPair();
     auto issue = [&](int item) {
-        const int stage = item % kStages;
-        const uint32_t dst = swWarp + static_cast<uint32_t>(stage * 2 * kSlot);
+        const uint32_t dst = swWarp + static_cast<uint32_t>((item & 1) * 2 * kSlot);
         const int bytes = issuePc + 1 < nPieces ? kPieceBytes : lastBytes;
         constexpr int kVecsPerLane = (kPieceBytes / 16 + 31) / 32;
 #pragma unroll
@@ -253,7 +250,7 @@ __global__ void __launch_bounds__(128, MaxT == 1 ? 5 : 4) kquantGemvKernel(const
 #pragma unroll
             for (int s = 0; s < 2; ++s) {
                 if (!(issueOk & (1 << s))) continue;
-                uint16_t* d = reinterpret_cast<uint16_t*>(sw[warp][stage][s]);
+                uint16_t* d = reinterpret_cast<uint16_t*>(sw[warp][item & 1][s]);
                 const auto* from = reinterpret_cast<const unsigned short*>(isrc + s * rowDelta);
                 for (int i = (bytes >> 4 << 3) + lane; i < (bytes >> 1); i += 32) d[i] = __ldg(from + i);
             }
@@ -267,24 +264,23 @@ __global__ void __launch_bounds__(128, MaxT == 1 ? 5 : 4) kquantGemvKernel(const
         }
     };
     // Weights only before the previous kernel has finished (Launch.cuh).
-    for (int i = 0; i < kStages; ++i) {
-        if (i < nItems) issue(i);
-        else cpCommit();
-    }
+    if (nItems > 0) issue(0);
+    if (nItems > 1) issue(1);
+    else cpCommit();
     pdlWait();
     pdlTrigger();
     const int pb = lane >> 2, c = lane & 3;  // this lane's block of the piece and quarter of it
     GemvRows r = rowsOf(0);
-    int k = 0, pc = 0, stage = 0;
+    int k = 0, pc = 0;
     for (int item = 0; item < nItems; ++item) {
-        cpWaitPending(kStages - 1);
+        cpWaitPending(1);
         __syncwarp();
         const int blk = pc * kPieceBlocks + pb;
         if (blk < nb) {
             Quarter w[2];
 #pragma unroll
             for (int s = 0; s < 2; ++s)
-                if (r.ok[s]) decodeQuarter<TT>(sw[warp][stage][s], pb, c, w[s]);
+                if (r.ok[s]) decodeQuarter<TT>(sw[warp][item & 1][s], pb, c, w[s]);
             // Every one of the MaxT tokens, unconditionally (a token past the slice's T recomputes the
             // last one, and the epilogue stores only real ones): with no exit inside the unrolled
             // loop, all tokens' input loads are issued together instead of one token after another
@@ -302,10 +298,9 @@ __global__ void __launch_bounds__(128, MaxT == 1 ? 5 : 4) kquantGemvKernel(const
                     if (r.ok[s]) acc[s][t] += quarterDot<TT>(w[s], x, sums, da);
             }
         }
-        __syncwarp();  // the stage is free: refill it with the item kStages ahead
-        if (item + kStages < nItems) issue(item + kStages);
+        __syncwarp();  // the buffer is free: refill it with the item after next
+        if (item + 2 < nItems) issue(item + 2);
         else cpCommit();
-        if (++stage == kStages) stage = 0;
         if (++pc == nPieces) {
             gemvEpilogue<MaxT>(p, r, acc, tBase, T);
             gemvZero(acc);
