@@ -4,6 +4,8 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <cstdlib>
+
 #include "cuda/kernels/GemvCommon.cuh"
 #include "cuda/kernels/Launch.cuh"
 
@@ -43,7 +45,13 @@ template <> struct Dense<30> {
     __device__ static float one(const void* p, int64_t i) { return __bfloat162float(static_cast<const __nv_bfloat16*>(p)[i]); }
 };
 
-template <int TT, int MaxT>
+// Staged (one token, 16-byte rows, 2-byte types): the CTA copies the token's input row to shared
+// memory once and reads it there instead of from L1 (same values, same order: same results).
+// H200, llama8b F16 batch 1: 222.4 / 222.2 against 216.1 / 217.2 tok/s in one call. (In a kernel
+// that moves the same bytes without the arithmetic, bench/gpu/PhaseBench.cu, the arithmetic costs
+// 13-16% of the movement's speed; staging the inputs won back most of it on one machine and lost
+// 7% on another, so the engine's A/B decides.)
+template <int TT, int MaxT, bool Staged = false>
 __global__ void __launch_bounds__(128) denseGemvKernel(const GemvParams p) {
     using D = Dense<TT>;
     constexpr int kEl = TT == 0 ? 4 : 2;  // bytes per element
@@ -68,6 +76,14 @@ __global__ void __launch_bounds__(128) denseGemvKernel(const GemvParams p) {
                 asm volatile("prefetch.global.L2 [%0];\n" ::"l"(reinterpret_cast<const int4*>(r.w[s] + r.row[s] * p.rowBytes) + lane + 32 * j));
     pdlWait();
     pdlTrigger();
+    const int4* actRow = reinterpret_cast<const int4*>(p.actDense);
+    if constexpr (Staged) {
+        extern __shared__ int4 xs[];
+        const int4* src = actRow + static_cast<int64_t>(tBase) * nv;
+        for (int i = threadIdx.x; i < nv; i += 128) xs[i] = src[i];
+        __syncthreads();
+        actRow = xs;
+    }
     for (int base = lane; base < nv; base += 32 * kBatch) {
         int4 wv[2][kBatch];
 #pragma unroll
@@ -90,8 +106,9 @@ __global__ void __launch_bounds__(128) denseGemvKernel(const GemvParams p) {
             for (int t = 0; t < MaxT; ++t) {
                 const int64_t tok = min(tBase + t, p.T - 1);
                 // A plain (coherent) load: written by the kernel before this one (Launch.cuh).
-                const int4 av = reinterpret_cast<const int4*>(static_cast<const uint8_t*>(p.actDense) +
-                                                             tok * p.cols * kEl)[i];
+                const int4 av = Staged ? actRow[i]
+                                       : reinterpret_cast<const int4*>(static_cast<const uint8_t*>(p.actDense) +
+                                                                       tok * p.cols * kEl)[i];
                 float a[D::kPerVec];
                 D::unpack(av, a);
 #pragma unroll
@@ -121,6 +138,16 @@ __global__ void __launch_bounds__(128) denseGemvKernel(const GemvParams p) {
 template <int TT>
 cudaError_t launchDense(const GemvParams& p, int grid, cudaStream_t s) {
     const int per = gemvTokensPerCta(p, grid);
+    // One-token launches of 2-byte weights stage the input row (HEARTH_CUDA_DENSE_STAGED=0: not, for measuring).
+    static const bool staged = [] {
+        const char* v = std::getenv("HEARTH_CUDA_DENSE_STAGED");
+        return !v || std::atoi(v) != 0;
+    }();
+    const int rowBytes = p.cols * 2;
+    if constexpr (TT != 0) {
+        if (staged && per == 1 && p.T == 1 && p.copyWidth >= 16 && rowBytes % 16 == 0 && rowBytes <= 48 * 1024)
+            return launchKernel(denseGemvKernel<TT, 1, true>, dim3(grid, 1), 128, rowBytes, s, p);
+    }
     const GemvKernel k = gemvKernelFor(per, denseGemvKernel<TT, 1>, denseGemvKernel<TT, 2>, denseGemvKernel<TT, 4>,
                                        denseGemvKernel<TT, kGemvMaxT>);
     return launchKernel(k, dim3(grid, (p.T + per - 1) / per), 128, 0, s, p);
