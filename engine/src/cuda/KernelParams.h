@@ -88,6 +88,10 @@ struct GemvParams {
     int nSeg = 1;
     int mode = 0;                    // 0: y = W x; 1: y += W x; 2: seg0.y = silu(W0 x) * (W1 x)
     int rowsPerWarp = 2;             // modes 0/1: 1 or 2 (mode 2 always pairs gate and up rows)
+    // One-token launches of the dense kernel (2-byte weights) copy the token's input row to shared
+    // memory once per CTA and read it there: same values, same order (DenseGemv.cu). LinearOps
+    // clears it under HEARTH_CUDA_NO_STAGED_INPUT (measuring, tests).
+    int stageInput = 1;
     RopeStoreParams rope;            // the fused RoPE / KV store (mode 0, rowsPerWarp 2), for segments
     int ropeRole[3] = {-1, -1, -1};  // with a role: 0 Q (rotated, written to y), 1 K, 2 V (to the pool)
 };

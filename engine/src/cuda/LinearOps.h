@@ -107,6 +107,7 @@ private:
     DeviceCaps caps_;
     bool batchInvariant_ = false;
     int gemvRowsPerWarp_ = 2;
+    bool stageInput_ = true;  // GemvParams::stageInput (HEARTH_CUDA_NO_STAGED_INPUT=1: off, for measuring and tests)
     StepKind stepKind_ = StepKind::Prefill;
     int forcedGemvMaxT_ = 0;  // HEARTH_CUDA_GEMV_MAX_T (measuring, tests): this limit for every quantized step
     int verifyGemvMaxT_ = kVerifyGemvMaxT;  // HEARTH_CUDA_VERIFY_GEMV_MAX_T (measuring)

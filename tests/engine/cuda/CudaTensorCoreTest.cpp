@@ -223,3 +223,48 @@ TEST(CudaTensorCores, FusedRopeEqualsTheSeparateKernel) {
         EXPECT_GE(vsCpu.same * 100, vsCpu.rows * 90) << path;
     }
 }
+
+// One-token launches of the dense matrix-vector kernel read their input row from shared memory,
+// copied there once per CTA (GemvParams::stageInput): the same logits bit for bit as when they read
+// it through L1 (HEARTH_CUDA_NO_STAGED_INPUT=1), on decode steps of one sequence (graphs), with
+// prefill and two-sequence steps in between; head sizes 64 and 128.
+TEST(CudaTensorCores, StagedInputEqualsTheL1Input) {
+    SKIP_WITHOUT_GPU();
+    const std::vector<std::string> models = {modelPath("tiny-llama-f16.gguf"), writeWideHeadTwin()};
+    for (const std::string& path : models) {
+        auto staged = gpuBackend(path);
+        setenv("HEARTH_CUDA_NO_STAGED_INPUT", "1", 1);
+        auto direct = gpuBackend(path);
+        unsetenv("HEARTH_CUDA_NO_STAGED_INPUT");
+        auto cpu = cpuBackend(path);
+        ASSERT_TRUE(staged.ok() && direct.ok() && cpu.ok()) << path;
+        const size_t V = (*staged)->vocabSize();
+        const auto a = randomTokens(30, static_cast<int>(V), 21), b = randomTokens(17, static_cast<int>(V), 22);
+        const auto tableA = blockRun(0, 64), tableB = blockRun(8, 64);
+        auto run = [&](Backend& be) {
+            std::vector<float> all = runSlice(be, a, 0, tableA, true);
+            auto add = [&](const std::vector<float>& l) { all.insert(all.end(), l.begin(), l.end()); };
+            add(runSlice(be, b, 0, tableB, true));
+            for (int i = 0; i < 8; ++i) add(runSlice(be, {a[static_cast<size_t>(i)]}, 30 + i, tableA));
+            ForwardBatch fb;
+            fb.addSequence({b[0]}, 17, tableB, false, true);
+            fb.addSequence({a[8]}, 38, tableA, false, true);
+            std::vector<float> l;
+            EXPECT_TRUE(be.forward(fb, l).ok());
+            add(l);
+            for (int i = 0; i < 4; ++i) add(runSlice(be, {b[static_cast<size_t>(1 + i)]}, 18 + i, tableB));
+            return all;
+        };
+        const auto s = run(**staged), d = run(**direct), ref = run(**cpu);
+        ASSERT_EQ(s.size(), d.size());
+        ASSERT_EQ(s.size(), (30 + 17 + 8 + 2 + 4) * V);
+        size_t differ = 0;
+        for (size_t i = 0; i < s.size(); ++i) differ += std::memcmp(&s[i], &d[i], sizeof(float)) != 0;
+        Agreement vsCpu;
+        vsCpu.add(s, ref, V);
+        std::printf("  %-34s staged vs L1 input: %zu of %zu logits differ; vs CPU max rel err %.2e, top-1 %d/%d\n",
+                    path.substr(path.rfind('/') + 1).c_str(), differ, s.size(), vsCpu.worst, vsCpu.same, vsCpu.rows);
+        EXPECT_EQ(differ, 0u) << path;
+        EXPECT_GE(vsCpu.same * 100, vsCpu.rows * 90) << path;
+    }
+}

@@ -4,8 +4,6 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
-#include <cstdlib>
-
 #include "cuda/kernels/GemvCommon.cuh"
 #include "cuda/kernels/Launch.cuh"
 
@@ -45,12 +43,11 @@ template <> struct Dense<30> {
     __device__ static float one(const void* p, int64_t i) { return __bfloat162float(static_cast<const __nv_bfloat16*>(p)[i]); }
 };
 
-// Staged (one token, 16-byte rows, 2-byte types): the CTA copies the token's input row to shared
-// memory once and reads it there instead of from L1 (same values, same order: same results).
-// H200, llama8b F16 batch 1: 222.4 / 222.2 against 216.1 / 217.2 tok/s in one call. (In a kernel
-// that moves the same bytes without the arithmetic, bench/gpu/PhaseBench.cu, the arithmetic costs
-// 13-16% of the movement's speed; staging the inputs won back most of it on one machine and lost
-// 7% on another, so the engine's A/B decides.)
+// Staged (GemvParams::stageInput; one token, 16-byte rows, 2-byte types): the CTA copies the
+// token's input row to shared memory once and reads it there instead of from L1 (same values, same
+// order: same results). H200, llama8b F16 batch 1, A/B in one call: 222.4 / 222.2 against 216.1 /
+// 217.2 tok/s, and 221.4 against 216.9 on another machine. The k-quant kernel staging its int8
+// inputs the same way was slower (431.7 / 431.4 against 443.1 / 440.6 tok/s, Q4_K_M).
 template <int TT, int MaxT, bool Staged = false>
 __global__ void __launch_bounds__(128) denseGemvKernel(const GemvParams p) {
     using D = Dense<TT>;
@@ -138,14 +135,9 @@ __global__ void __launch_bounds__(128) denseGemvKernel(const GemvParams p) {
 template <int TT>
 cudaError_t launchDense(const GemvParams& p, int grid, cudaStream_t s) {
     const int per = gemvTokensPerCta(p, grid);
-    // One-token launches of 2-byte weights stage the input row (HEARTH_CUDA_DENSE_STAGED=0: not, for measuring).
-    static const bool staged = [] {
-        const char* v = std::getenv("HEARTH_CUDA_DENSE_STAGED");
-        return !v || std::atoi(v) != 0;
-    }();
     const int rowBytes = p.cols * 2;
     if constexpr (TT != 0) {
-        if (staged && per == 1 && p.T == 1 && p.copyWidth >= 16 && rowBytes % 16 == 0 && rowBytes <= 48 * 1024)
+        if (p.stageInput && per == 1 && p.T == 1 && p.copyWidth >= 16 && rowBytes % 16 == 0 && rowBytes <= 48 * 1024)
             return launchKernel(denseGemvKernel<TT, 1, true>, dim3(grid, 1), 128, rowBytes, s, p);
     }
     const GemvKernel k = gemvKernelFor(per, denseGemvKernel<TT, 1>, denseGemvKernel<TT, 2>, denseGemvKernel<TT, 4>,
