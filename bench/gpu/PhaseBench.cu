@@ -13,8 +13,9 @@
 //     and lane) on the F16 shapes, with and without its arithmetic, and variants of it.
 // Results: docs/benchmarks.md (ninth session).
 //
-// Build and run on the GPU machine (standalone, no engine code):
-//   nvcc -O3 -std=c++17 -arch=sm_90 bench/gpu/PhaseBench.cu -o /tmp/phase-bench && /tmp/phase-bench
+// Build and run on the GPU machine (no engine code but its launch helper, kernels/Launch.cuh):
+//   nvcc -O3 -std=c++17 -arch=sm_90 -I engine/src bench/gpu/PhaseBench.cu engine/src/cuda/kernels/Launch.cu \
+//     -o /tmp/phase-bench && /tmp/phase-bench
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
@@ -23,6 +24,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
+
+#include "cuda/kernels/Launch.cuh"
 
 #define CHECK(x)                                                                              \
     do {                                                                                      \
@@ -48,8 +51,8 @@ struct Barrier {
     unsigned gen;
 };
 
-__device__ __forceinline__ void pdlWait() { asm volatile("griddepcontrol.wait;\n" ::: "memory"); }
-__device__ __forceinline__ void pdlTrigger() { asm volatile("griddepcontrol.launch_dependents;\n" ::); }
+using hearth::cuda::pdlTrigger;
+using hearth::cuda::pdlWait;
 
 // This thread's first batch of range r (the loads that may run ahead of a boundary).
 __device__ __forceinline__ void firstBatch(const Range& r, long long me, long long stride, uint4 (&v)[kBatch]) {
@@ -385,20 +388,10 @@ float timeIt(cudaStream_t s, int reps, Run&& run) {
     return ms / reps;
 }
 
-// One launch with programmatic dependent launch, as the engine's kernels are launched.
+// One launch as the engine's kernels are launched (with programmatic dependent launch).
 template <typename... Params, typename... Args>
 void launchPdl(void (*kernel)(Params...), int grid, int block, int smem, cudaStream_t s, Args... args) {
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(grid);
-    cfg.blockDim = dim3(block);
-    cfg.dynamicSmemBytes = smem;
-    cfg.stream = s;
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr[0].val.programmaticStreamSerializationAllowed = 1;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
-    CHECK(cudaLaunchKernelEx(&cfg, kernel, args...));
+    CHECK(hearth::cuda::launchKernel(kernel, dim3(grid), dim3(block), smem, s, args...));
 }
 
 // Milliseconds a replay of the graph that `enqueue` captures on s takes.
@@ -442,6 +435,7 @@ std::vector<Pairs> layerMatrices(uint8_t* buf, int rowBytes, int downRowBytes, s
 int main() {
     cudaDeviceProp prop{};
     CHECK(cudaGetDeviceProperties(&prop, 0));
+    hearth::cuda::enablePdl(0, prop.major);
     int perSm = 0;
     CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, persistentKernel, kThreads, 0));
     const int ctas = prop.multiProcessorCount * std::min(perSm, 4);

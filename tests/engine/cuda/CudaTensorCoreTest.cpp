@@ -177,94 +177,66 @@ TEST(CudaTensorCores, FlashAttentionMatchesCpuOnLongPrompts) {
     }
 }
 
+// Logits of `path` with a switch on (the default) and off (`offVariable` set, read when a backend
+// is made) are the same bit for bit, and agree with the CPU: prefill steps of two sequences, then
+// decode steps of one (graphs) and of two.
+namespace {
+void expectSwitchChangesNoLogit(const std::string& path, const char* offVariable, const char* what) {
+    auto on = gpuBackend(path);
+    setenv(offVariable, "1", 1);
+    auto off = gpuBackend(path);
+    unsetenv(offVariable);
+    auto cpu = cpuBackend(path);
+    ASSERT_TRUE(on.ok() && off.ok() && cpu.ok()) << path;
+    const size_t V = (*on)->vocabSize();
+    const auto a = randomTokens(40, static_cast<int>(V), 11), b = randomTokens(23, static_cast<int>(V), 12);
+    const auto tableA = blockRun(0, 64), tableB = blockRun(8, 64);
+    auto run = [&](Backend& be) {
+        std::vector<float> all = runSlice(be, a, 0, tableA, true);
+        auto add = [&](const std::vector<float>& l) { all.insert(all.end(), l.begin(), l.end()); };
+        add(runSlice(be, b, 0, tableB, true));
+        for (int i = 0; i < 6; ++i) add(runSlice(be, {a[static_cast<size_t>(i)]}, 40 + i, tableA));
+        for (int i = 0; i < 3; ++i) {
+            ForwardBatch fb;
+            fb.addSequence({b[static_cast<size_t>(i)]}, 23 + i, tableB, false, true);
+            fb.addSequence({a[static_cast<size_t>(10 + i)]}, 46 + i, tableA, false, true);
+            std::vector<float> l;
+            EXPECT_TRUE(be.forward(fb, l).ok());
+            add(l);
+        }
+        return all;
+    };
+    const auto x = run(**on), y = run(**off), ref = run(**cpu);
+    ASSERT_EQ(x.size(), y.size());
+    ASSERT_EQ(x.size(), (40 + 23 + 6 + 6) * V);
+    size_t differ = 0;
+    for (size_t i = 0; i < x.size(); ++i) differ += std::memcmp(&x[i], &y[i], sizeof(float)) != 0;
+    Agreement vsCpu;
+    vsCpu.add(x, ref, V);
+    std::printf("  %-34s %s: %zu of %zu logits differ; vs CPU max rel err %.2e, top-1 %d/%d\n",
+                path.substr(path.rfind('/') + 1).c_str(), what, differ, x.size(), vsCpu.worst, vsCpu.same, vsCpu.rows);
+    EXPECT_EQ(differ, 0u) << path;
+    EXPECT_GE(vsCpu.same * 100, vsCpu.rows * 90) << path;
+}
+}  // namespace
+
 // The fused RoPE / KV store epilogue computes what ropeStoreKernel computes, bit for bit: decode
 // steps of one sequence (graphs) and of two, after prefill steps (which keep the separate kernel),
 // on head sizes 64 (tiny-llama-f16) and 128 (the wide-head twins of tiny-llama Q4_K_M and Q8_0, so
 // the k-quant and the general matrix-vector kernels both carry it).
 TEST(CudaTensorCores, FusedRopeEqualsTheSeparateKernel) {
     SKIP_WITHOUT_GPU();
-    const std::vector<std::string> models = {writeWideHeadTwin("tiny-llama-q4_k_m.gguf"), writeWideHeadTwin("tiny-llama-q8_0.gguf"),
-                                             modelPath("tiny-llama-f16.gguf")};
-    for (const std::string& path : models) {
-        auto fused = gpuBackend(path);
-        setenv("HEARTH_CUDA_NO_ROPE_FUSION", "1", 1);
-        auto separate = gpuBackend(path);
-        unsetenv("HEARTH_CUDA_NO_ROPE_FUSION");
-        auto cpu = cpuBackend(path);
-        ASSERT_TRUE(fused.ok() && separate.ok() && cpu.ok()) << path;
-        const size_t V = (*fused)->vocabSize();
-        const auto a = randomTokens(40, static_cast<int>(V), 11), b = randomTokens(23, static_cast<int>(V), 12);
-        const auto tableA = blockRun(0, 64), tableB = blockRun(8, 64);
-        auto run = [&](Backend& be) {
-            std::vector<float> all = runSlice(be, a, 0, tableA, true);
-            auto add = [&](const std::vector<float>& l) { all.insert(all.end(), l.begin(), l.end()); };
-            add(runSlice(be, b, 0, tableB, true));
-            for (int i = 0; i < 6; ++i) add(runSlice(be, {a[static_cast<size_t>(i)]}, 40 + i, tableA));
-            for (int i = 0; i < 3; ++i) {
-                ForwardBatch fb;
-                fb.addSequence({b[static_cast<size_t>(i)]}, 23 + i, tableB, false, true);
-                fb.addSequence({a[static_cast<size_t>(10 + i)]}, 46 + i, tableA, false, true);
-                std::vector<float> l;
-                EXPECT_TRUE(be.forward(fb, l).ok());
-                add(l);
-            }
-            return all;
-        };
-        const auto f = run(**fused), sep = run(**separate), ref = run(**cpu);
-        ASSERT_EQ(f.size(), sep.size());
-        ASSERT_EQ(f.size(), (40 + 23 + 6 + 6) * V);
-        size_t differ = 0;
-        for (size_t i = 0; i < f.size(); ++i) differ += std::memcmp(&f[i], &sep[i], sizeof(float)) != 0;
-        Agreement vsCpu;
-        vsCpu.add(f, ref, V);
-        std::printf("  %-34s fused vs separate: %zu of %zu logits differ; vs CPU max rel err %.2e, top-1 %d/%d\n",
-                    path.substr(path.rfind('/') + 1).c_str(), differ, f.size(), vsCpu.worst, vsCpu.same, vsCpu.rows);
-        EXPECT_EQ(differ, 0u) << path;
-        EXPECT_GE(vsCpu.same * 100, vsCpu.rows * 90) << path;
-    }
+    for (const std::string& path : {writeWideHeadTwin("tiny-llama-q4_k_m.gguf"), writeWideHeadTwin("tiny-llama-q8_0.gguf"),
+                                    modelPath("tiny-llama-f16.gguf")})
+        expectSwitchChangesNoLogit(path, "HEARTH_CUDA_NO_ROPE_FUSION", "fused vs separate");
 }
 
 // One-token launches of the dense matrix-vector kernel read their input row from shared memory,
 // copied there once per CTA (GemvParams::stageInput): the same logits bit for bit as when they read
 // it through L1 (HEARTH_CUDA_NO_STAGED_INPUT=1), on decode steps of one sequence (graphs), with
-// prefill and two-sequence steps in between; head sizes 64 and 128.
+// prefill and two-sequence steps around them; head sizes 64 and 128.
 TEST(CudaTensorCores, StagedInputEqualsTheL1Input) {
     SKIP_WITHOUT_GPU();
-    const std::vector<std::string> models = {modelPath("tiny-llama-f16.gguf"), writeWideHeadTwin()};
-    for (const std::string& path : models) {
-        auto staged = gpuBackend(path);
-        setenv("HEARTH_CUDA_NO_STAGED_INPUT", "1", 1);
-        auto direct = gpuBackend(path);
-        unsetenv("HEARTH_CUDA_NO_STAGED_INPUT");
-        auto cpu = cpuBackend(path);
-        ASSERT_TRUE(staged.ok() && direct.ok() && cpu.ok()) << path;
-        const size_t V = (*staged)->vocabSize();
-        const auto a = randomTokens(30, static_cast<int>(V), 21), b = randomTokens(17, static_cast<int>(V), 22);
-        const auto tableA = blockRun(0, 64), tableB = blockRun(8, 64);
-        auto run = [&](Backend& be) {
-            std::vector<float> all = runSlice(be, a, 0, tableA, true);
-            auto add = [&](const std::vector<float>& l) { all.insert(all.end(), l.begin(), l.end()); };
-            add(runSlice(be, b, 0, tableB, true));
-            for (int i = 0; i < 8; ++i) add(runSlice(be, {a[static_cast<size_t>(i)]}, 30 + i, tableA));
-            ForwardBatch fb;
-            fb.addSequence({b[0]}, 17, tableB, false, true);
-            fb.addSequence({a[8]}, 38, tableA, false, true);
-            std::vector<float> l;
-            EXPECT_TRUE(be.forward(fb, l).ok());
-            add(l);
-            for (int i = 0; i < 4; ++i) add(runSlice(be, {b[static_cast<size_t>(1 + i)]}, 18 + i, tableB));
-            return all;
-        };
-        const auto s = run(**staged), d = run(**direct), ref = run(**cpu);
-        ASSERT_EQ(s.size(), d.size());
-        ASSERT_EQ(s.size(), (30 + 17 + 8 + 2 + 4) * V);
-        size_t differ = 0;
-        for (size_t i = 0; i < s.size(); ++i) differ += std::memcmp(&s[i], &d[i], sizeof(float)) != 0;
-        Agreement vsCpu;
-        vsCpu.add(s, ref, V);
-        std::printf("  %-34s staged vs L1 input: %zu of %zu logits differ; vs CPU max rel err %.2e, top-1 %d/%d\n",
-                    path.substr(path.rfind('/') + 1).c_str(), differ, s.size(), vsCpu.worst, vsCpu.same, vsCpu.rows);
-        EXPECT_EQ(differ, 0u) << path;
-        EXPECT_GE(vsCpu.same * 100, vsCpu.rows * 90) << path;
-    }
+    for (const std::string& path : {modelPath("tiny-llama-f16.gguf"), writeWideHeadTwin()})
+        expectSwitchChangesNoLogit(path, "HEARTH_CUDA_NO_STAGED_INPUT", "staged vs L1 input");
 }

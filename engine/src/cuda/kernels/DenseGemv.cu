@@ -135,8 +135,8 @@ __global__ void __launch_bounds__(128) denseGemvKernel(const GemvParams p) {
 template <int TT>
 cudaError_t launchDense(const GemvParams& p, int grid, cudaStream_t s) {
     const int per = gemvTokensPerCta(p, grid);
-    const int rowBytes = p.cols * 2;
     if constexpr (TT != 0) {
+        const int rowBytes = p.cols * 2;
         if (p.stageInput && per == 1 && p.T == 1 && p.copyWidth >= 16 && rowBytes % 16 == 0 && rowBytes <= 48 * 1024)
             return launchKernel(denseGemvKernel<TT, 1, true>, dim3(grid, 1), 128, rowBytes, s, p);
     }
