@@ -92,6 +92,12 @@ struct GemvParams {
     // memory once per CTA and read it there: same values, same order (DenseGemv.cu). LinearOps
     // clears it under HEARTH_CUDA_NO_STAGED_INPUT (measuring, tests).
     int stageInput = 1;
+    // One- and two-token launches of the dense kernel (2-byte weights, 16-byte rows) on the
+    // streamed form (DenseGemv.cu): 0 off, 1 cp.async, 2 bulk copies (sm_90); streamStages pieces
+    // per warp in the ring (2-4 with cp.async, 2-8 with bulk copies).
+    int streamWeights = 0;
+    int streamStages = 4;
+    int streamMaxCtas = 0;           // a cap on its persistent launch's CTAs (0: what is resident)
     RopeStoreParams rope;            // the fused RoPE / KV store (mode 0, rowsPerWarp 2), for segments
     int ropeRole[3] = {-1, -1, -1};  // with a role: 0 Q (rotated, written to y), 1 K, 2 V (to the pool)
 };
@@ -189,6 +195,8 @@ bool pdlEnabled();  // for the current device
 // Launchers (return the launch error, cudaSuccess otherwise).
 cudaError_t launchActPrep(const ActPrepParams& p, cudaStream_t s);
 cudaError_t launchGemv(const GemvParams& p, int grid, cudaStream_t s);
+// Once per device before the streamed dense kernel's first launch (its shared-memory limit).
+cudaError_t prepareDenseStream(int sharedOptin);
 bool gemvSupports(int type);
 // The lean matrix-vector kernel for Q4_K / Q5_K / Q6_K (KQuantGemv.cu); launchGemv picks it for
 // those types unless HEARTH_CUDA_GENERIC_GEMV is set (measuring).

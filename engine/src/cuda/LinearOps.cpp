@@ -35,6 +35,8 @@ Status LinearOps::init(int maxRows, int maxCols, uint64_t dequantBytes, cudaStre
     caps_ = caps;
     if (const char* v = std::getenv("HEARTH_CUDA_GEMV_ROWS")) gemvRowsPerWarp_ = std::atoi(v) == 1 ? 1 : 2;
     stageInput_ = std::getenv("HEARTH_CUDA_NO_STAGED_INPUT") == nullptr;
+    if (const char* v = std::getenv("HEARTH_CUDA_STREAM_STAGES")) streamStages_ = std::atoi(v);
+    if (const char* v = std::getenv("HEARTH_CUDA_STREAM_MAX_CTAS")) streamMaxCtas_ = std::max(0, std::atoi(v));
     if (const char* v = std::getenv("HEARTH_CUDA_GEMV_MAX_T")) forcedGemvMaxT_ = std::clamp(std::atoi(v), 1, kGemvMaxT);
     if (const char* v = std::getenv("HEARTH_CUDA_VERIFY_GEMV_MAX_T")) verifyGemvMaxT_ = std::clamp(std::atoi(v), 1, 2 * kGemvMaxT);
     if (caps_.tensorCores && !partial_.size()) HEARTH_TRY(partial_.allocate(16ull << 20, "split-K partial sums"));
@@ -146,6 +148,9 @@ Status LinearOps::gemv(const LinearInput& in, std::span<const Projection> projs,
     // with few rows) measured slower on the H200 for an 8B model. HEARTH_CUDA_GEMV_ROWS=1 (measuring).
     g.rowsPerWarp = gemvRowsPerWarp_;
     g.stageInput = stageInput_ ? 1 : 0;
+    g.streamWeights = caps_.streamGemv;
+    g.streamStages = streamStages_;
+    g.streamMaxCtas = streamMaxCtas_;
     const int rowsPerCta = kGemvWarpsPerCta * g.rowsPerWarp;
     int cta = 0;
     for (size_t i = 0; i < projs.size(); ++i) {

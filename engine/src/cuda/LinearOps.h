@@ -42,6 +42,7 @@ struct DeviceCaps {
     int sharedOptin = 48 << 10;      // shared memory a block may opt in to
     int sharedPerSm = 100 << 10;     // shared memory of a multiprocessor
     bool tensorCores = false;        // the fused tensor-core path is usable (prepareQuantMma)
+    int streamGemv = 0;              // GemvParams::streamWeights for dense decode launches
 };
 
 struct LinearInput {
@@ -108,6 +109,8 @@ private:
     bool batchInvariant_ = false;
     int gemvRowsPerWarp_ = 2;
     bool stageInput_ = true;  // GemvParams::stageInput (HEARTH_CUDA_NO_STAGED_INPUT=1: off, for measuring and tests)
+    int streamStages_ = 4;    // GemvParams::streamStages (HEARTH_CUDA_STREAM_STAGES, measuring)
+    int streamMaxCtas_ = 0;   // GemvParams::streamMaxCtas (HEARTH_CUDA_STREAM_MAX_CTAS, tests)
     StepKind stepKind_ = StepKind::Prefill;
     int forcedGemvMaxT_ = 0;  // HEARTH_CUDA_GEMV_MAX_T (measuring, tests): this limit for every quantized step
     int verifyGemvMaxT_ = kVerifyGemvMaxT;  // HEARTH_CUDA_VERIFY_GEMV_MAX_T (measuring)

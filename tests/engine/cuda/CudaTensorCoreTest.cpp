@@ -15,6 +15,7 @@
 #include <random>
 
 #include "CudaTestSupport.h"
+#include "core/Half.h"
 #include "gguf/GgufWriter.h"
 #include "hearth/quantize.h"
 
@@ -60,6 +61,40 @@ std::string writeWideHeadTwin(const std::string& name = "tiny-llama-f16.gguf") {
         EXPECT_TRUE(w.addTensor(t.name, t.type, t.dims, std::vector<uint8_t>(data, data + t.byteSize)).ok());
     }
     const std::string path = ::testing::TempDir() + "/hearth-d128-" + name;
+    EXPECT_TRUE(w.write(path).ok());
+    return path;
+}
+
+// tiny-llama-f16 with a 1408-wide FFN (random f16 weights in place of its gate, up and down
+// matrices): down projection rows of 2816 bytes.
+std::string writeWideFfnTwin() {
+    constexpr uint64_t kFfn = 1408;
+    auto src = GgufFile::open(modelPath("tiny-llama-f16.gguf"));
+    EXPECT_TRUE(src.ok());
+    GgufWriter w;
+    for (const auto& [k, v] : (*src)->metadata()) EXPECT_TRUE(w.setMetadata(k, v).ok());
+    EXPECT_TRUE(w.setMetadata("llama.feed_forward_length", GgufValue::u32(static_cast<uint32_t>(kFfn))).ok());
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<float> u(-0.08f, 0.08f);
+    for (const GgufTensorInfo& t : (*src)->tensors()) {
+        const bool in = t.name.find("ffn_gate") != std::string::npos || t.name.find("ffn_up") != std::string::npos;
+        const bool out = t.name.find("ffn_down") != std::string::npos;
+        if (!in && !out) {
+            const uint8_t* data = (*src)->tensorData(t);
+            EXPECT_TRUE(w.addTensor(t.name, t.type, t.dims, std::vector<uint8_t>(data, data + t.byteSize)).ok());
+            continue;
+        }
+        EXPECT_EQ(t.type, TensorType::F16);
+        std::vector<uint64_t> dims = t.dims;  // [cols, rows]
+        dims[in ? 1 : 0] = kFfn;
+        std::vector<uint8_t> bytes(dims[0] * dims[1] * 2);
+        for (size_t i = 0; i < bytes.size(); i += 2) {
+            const f16_t h = f32ToF16(u(rng));
+            std::memcpy(&bytes[i], &h, 2);
+        }
+        EXPECT_TRUE(w.addTensor(t.name, t.type, dims, std::move(bytes)).ok());
+    }
+    const std::string path = ::testing::TempDir() + "/hearth-ffn1408-tiny-llama-f16.gguf";
     EXPECT_TRUE(w.write(path).ok());
     return path;
 }
@@ -177,15 +212,26 @@ TEST(CudaTensorCores, FlashAttentionMatchesCpuOnLongPrompts) {
     }
 }
 
-// Logits of `path` with a switch on (the default) and off (`offVariable` set, read when a backend
-// is made) are the same bit for bit, and agree with the CPU: prefill steps of two sequences, then
-// decode steps of one (graphs) and of two.
+// Logits of `path` with a switch on and off (environment settings, read when a backend is made;
+// an empty value unsets) are the same bit for bit, and agree with the CPU: prefill steps of two
+// sequences, then decode steps of one (graphs) and of two.
 namespace {
-void expectSwitchChangesNoLogit(const std::string& path, const char* offVariable, const char* what) {
-    auto on = gpuBackend(path);
-    setenv(offVariable, "1", 1);
-    auto off = gpuBackend(path);
-    unsetenv(offVariable);
+using EnvSettings = std::vector<std::pair<const char*, const char*>>;
+
+Result<std::unique_ptr<Backend>> gpuBackendWith(const std::string& path, const EnvSettings& env) {
+    for (const auto& [k, v] : env) {
+        if (*v) setenv(k, v, 1);
+        else unsetenv(k);
+    }
+    auto b = gpuBackend(path);
+    for (const auto& kv : env) unsetenv(kv.first);
+    return b;
+}
+
+void expectSwitchChangesNoLogit(const std::string& path, const EnvSettings& onEnv, const EnvSettings& offEnv,
+                                const char* what) {
+    auto on = gpuBackendWith(path, onEnv);
+    auto off = gpuBackendWith(path, offEnv);
     auto cpu = cpuBackend(path);
     ASSERT_TRUE(on.ok() && off.ok() && cpu.ok()) << path;
     const size_t V = (*on)->vocabSize();
@@ -228,15 +274,35 @@ TEST(CudaTensorCores, FusedRopeEqualsTheSeparateKernel) {
     SKIP_WITHOUT_GPU();
     for (const std::string& path : {writeWideHeadTwin("tiny-llama-q4_k_m.gguf"), writeWideHeadTwin("tiny-llama-q8_0.gguf"),
                                     modelPath("tiny-llama-f16.gguf")})
-        expectSwitchChangesNoLogit(path, "HEARTH_CUDA_NO_ROPE_FUSION", "fused vs separate");
+        expectSwitchChangesNoLogit(path, {}, {{"HEARTH_CUDA_NO_ROPE_FUSION", "1"}}, "fused vs separate");
 }
 
-// One-token launches of the dense matrix-vector kernel read their input row from shared memory,
-// copied there once per CTA (GemvParams::stageInput): the same logits bit for bit as when they read
-// it through L1 (HEARTH_CUDA_NO_STAGED_INPUT=1), on decode steps of one sequence (graphs), with
-// prefill and two-sequence steps around them; head sizes 64 and 128.
+// One-token launches of the dense matrix-vector kernel (its register-loading form) read their
+// input row from shared memory, copied there once per CTA (GemvParams::stageInput): the same
+// logits bit for bit as when they read it through L1 (HEARTH_CUDA_NO_STAGED_INPUT=1), on decode
+// steps of one sequence (graphs), with prefill and two-sequence steps around them; head sizes 64
+// and 128.
 TEST(CudaTensorCores, StagedInputEqualsTheL1Input) {
     SKIP_WITHOUT_GPU();
     for (const std::string& path : {modelPath("tiny-llama-f16.gguf"), writeWideHeadTwin()})
-        expectSwitchChangesNoLogit(path, "HEARTH_CUDA_NO_STAGED_INPUT", "staged vs L1 input");
+        expectSwitchChangesNoLogit(path, {{"HEARTH_CUDA_STREAM_GEMV", "0"}},
+                                   {{"HEARTH_CUDA_STREAM_GEMV", "0"}, {"HEARTH_CUDA_NO_STAGED_INPUT", "1"}},
+                                   "staged vs L1 input");
+}
+
+// One- and two-token launches of the dense kernel stream their weights through shared memory
+// (GemvParams::streamWeights): the same logits bit for bit as the form loading them into registers
+// (HEARTH_CUDA_STREAM_GEMV=0), with bulk copies (the default on sm_90) and with cp.async, rings of
+// 2-4 slots, and launches capped to a few CTAs so that each warp walks many row pairs. The wide-FFN
+// twin's 1408-wide down projection takes two pieces a row, the second partial.
+TEST(CudaTensorCores, StreamedWeightsEqualTheLoadedWeights) {
+    SKIP_WITHOUT_GPU();
+    const EnvSettings loaded = {{"HEARTH_CUDA_STREAM_GEMV", "0"}};
+    for (const std::string& path : {modelPath("tiny-llama-f16.gguf"), writeWideHeadTwin(), writeWideFfnTwin()}) {
+        expectSwitchChangesNoLogit(path, {}, loaded, "streamed (default) vs loaded");
+        expectSwitchChangesNoLogit(path, {{"HEARTH_CUDA_STREAM_STAGES", "2"}, {"HEARTH_CUDA_STREAM_MAX_CTAS", "3"}}, loaded,
+                                   "streamed, 2 slots, 3 CTAs");
+        expectSwitchChangesNoLogit(path, {{"HEARTH_CUDA_STREAM_GEMV", "1"}, {"HEARTH_CUDA_STREAM_MAX_CTAS", "2"}}, loaded,
+                                   "cp.async, 4 slots, 2 CTAs");
+    }
 }

@@ -4,6 +4,12 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <tuple>
+
+#include "cuda/kernels/AsyncCopy.cuh"
 #include "cuda/kernels/GemvCommon.cuh"
 #include "cuda/kernels/Launch.cuh"
 
@@ -132,10 +138,234 @@ __global__ void __launch_bounds__(128) denseGemvKernel(const GemvParams p) {
     gemvEpilogue<MaxT>(p, r, acc, tBase, T);
 }
 
+// The streamed form (GemvParams::streamWeights; one or two tokens, 2-byte types, 16-byte rows):
+// the arithmetic of denseGemvKernel, in its order (a lane's vectors lane, lane + 32, ... of each
+// row, then the warp sum: bit-identical results), but the weights reach it through shared
+// memory. Each warp owns a row pair, as there, and walks its pairs (persistent launch) in pieces
+// of kPiece bytes per row, copied into a ring of streamStages slots (cp.async per lane, or on
+// sm_90 one bulk copy per row completing on the slot's mbarrier) and kept streamStages - 1 pieces
+// ahead of the arithmetic, the first ones before the wait for the previous kernel. Loading into
+// registers, a warp has no bytes in flight while it multiplies: on the H200 that held the dense
+// kernel's stream to 3.5-3.9 TB/s against 4.2 for the same loads without the arithmetic
+// (bench/gpu/PhaseBench.cu). The tokens' input rows are staged in shared memory once per CTA.
+constexpr int kPiece = 2048;               // bytes of a row per ring slot
+constexpr int kPieceVecs = kPiece / 512;   // 16-byte vectors per lane, row and piece
+constexpr int kMaxStreamStages = 8;
+
+__device__ __forceinline__ void barInit(uint32_t bar) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(bar) : "memory");
+#endif
+}
+__device__ __forceinline__ void barFenceInit() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+#endif
+}
+// The slot's one arrival, expecting `bytes` of bulk copies to complete on it.
+__device__ __forceinline__ void barExpect(uint32_t bar, uint32_t bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar), "r"(bytes) : "memory");
+#endif
+}
+__device__ __forceinline__ void bulkCopy(uint32_t dst, const void* src, uint32_t bytes, uint32_t bar) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(dst),
+                 "l"(src), "r"(bytes), "r"(bar)
+                 : "memory");
+#endif
+}
+__device__ __forceinline__ void barWait(uint32_t bar, uint32_t parity) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    uint32_t done = 0;
+    do {
+        asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
+                     : "=r"(done)
+                     : "r"(bar), "r"(parity)
+                     : "memory");
+    } while (!done);
+#endif
+}
+
+// Shared memory of a launch: the inputs (T rows), then the ring [warp][slot][row of the pair][kPiece],
+// then the mbarriers [warp][slot].
+__host__ __device__ inline int streamInputBytes(int T, int cols) { return (T * cols * 2 + 127) / 128 * 128; }
+__host__ __device__ inline int streamSmemBytes(int T, int cols, int stages) {
+    return streamInputBytes(T, cols) + kGemvWarps * stages * (2 * kPiece + 8);
+}
+
+template <int TT, int MaxT, bool Bulk>
+__global__ void __launch_bounds__(128) denseStreamGemvKernel(const GemvParams p) {
+    using D = Dense<TT>;
+    extern __shared__ __align__(128) uint8_t smem[];
+    const int S = p.streamStages, T = min(MaxT, p.T);
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    const int nv = p.cols / D::kPerVec;
+    const int inBytes = streamInputBytes(T, p.cols);
+    const uint32_t ring = sharedAddr(smem + inBytes) + warp * S * 2 * kPiece;
+    const uint32_t bars = sharedAddr(smem + inBytes + kGemvWarps * S * 2 * kPiece) + warp * S * 8;
+    const int4* ringVec = reinterpret_cast<const int4*>(smem + inBytes + warp * S * 2 * kPiece);
+
+    const GemvPairWalk walk(p);
+    const int nPieces = static_cast<int>((p.rowBytes + kPiece - 1) / kPiece);
+    const int lastBytes = static_cast<int>(p.rowBytes) - (nPieces - 1) * kPiece;
+    const int nItems = walk.count * nPieces;  // (pair, piece), in order
+    if constexpr (Bulk) {
+        if (lane == 0) {
+            for (int i = 0; i < S; ++i) barInit(bars + 8 * i);
+            barFenceInit();
+        }
+        __syncwarp();
+    }
+
+    // The issuing side runs S - 1 items ahead, with its own pair, piece and row pointers.
+    int issueK = 0, issuePc = 0, issueSlot = 0;
+    const uint8_t* src[2] = {nullptr, nullptr};
+    bool srcOk[2] = {false, false};
+    auto startPair = [&] {
+        const GemvRows g = walk.rows(p, issueK);
+#pragma unroll
+        for (int s = 0; s < 2; ++s) {
+            src[s] = g.w[s] + g.row[s] * p.rowBytes;
+            srcOk[s] = g.ok[s];
+        }
+    };
+    if (nItems > 0) startPair();
+    auto issue = [&] {
+        const int bytes = issuePc + 1 < nPieces ? kPiece : lastBytes;
+        const uint32_t dst = ring + issueSlot * 2 * kPiece;
+        if constexpr (Bulk) {
+            if (lane == 0) {
+                const uint32_t bar = bars + 8 * issueSlot;
+                barExpect(bar, bytes * ((srcOk[0] ? 1 : 0) + (srcOk[1] ? 1 : 0)));
+#pragma unroll
+                for (int s = 0; s < 2; ++s)
+                    if (srcOk[s]) bulkCopy(dst + s * kPiece, src[s] + issuePc * kPiece, bytes, bar);
+            }
+        } else {
+#pragma unroll
+            for (int s = 0; s < 2; ++s)
+                warpCopy16At<kPieceVecs>(dst + s * kPiece + 16 * lane, src[s] + issuePc * kPiece + 16 * lane, bytes >> 4, lane,
+                                         srcOk[s]);
+            cpCommit();
+        }
+        if (++issueSlot == S) issueSlot = 0;
+        if (++issuePc == nPieces) {
+            issuePc = 0;
+            if (++issueK < walk.count) startPair();
+        }
+    };
+    // Weights only before the previous kernel has finished (Launch.cuh).
+    for (int i = 0; i < S - 1; ++i) {
+        if (i < nItems) issue();
+        else if (!Bulk) cpCommit();
+    }
+    pdlWait();
+    pdlTrigger();
+    int4* xs = reinterpret_cast<int4*>(smem);
+    {
+        // Plain loads: written by the kernel before this one (Launch.cuh).
+        const int4* in = reinterpret_cast<const int4*>(p.actDense);
+        for (int i = threadIdx.x; i < T * nv; i += blockDim.x) xs[i] = in[i];
+    }
+    __syncthreads();
+
+    float acc[2][MaxT];
+    gemvZero(acc);
+    GemvRows r = walk.rows(p, 0);
+    int k = 0, pc = 0, slot = 0;
+    uint32_t parity = 0;
+    for (int item = 0; item < nItems; ++item) {
+        if constexpr (Bulk) barWait(bars + 8 * slot, parity);
+        else cpWaitPending(S - 2);
+        __syncwarp();
+        // The slot the previous item used is free: refill it S - 1 items ahead.
+        if (item + S - 1 < nItems) issue();
+        else if (!Bulk) cpCommit();
+        const int4* w0 = ringVec + slot * (2 * kPiece / 16);
+        const int base = pc * (kPiece / 16);
+#pragma unroll
+        for (int j = 0; j < kPieceVecs; ++j) {
+            const int i = lane + 32 * j;
+            if (base + i >= nv) break;
+            float w[2][D::kPerVec];
+#pragma unroll
+            for (int s = 0; s < 2; ++s) D::unpack(w0[s * (kPiece / 16) + i], w[s]);
+#pragma unroll
+            for (int t = 0; t < MaxT; ++t) {
+                float a[D::kPerVec];
+                D::unpack(xs[min(t, T - 1) * nv + base + i], a);
+#pragma unroll
+                for (int s = 0; s < 2; ++s) {
+                    if (!r.ok[s]) continue;
+#pragma unroll
+                    for (int e = 0; e < D::kPerVec; ++e) acc[s][t] = fmaf(w[s][e], a[e], acc[s][t]);
+                }
+            }
+        }
+        __syncwarp();  // the slot is read: the next iteration refills it
+        if (++slot == S) {
+            slot = 0;
+            parity ^= 1;
+        }
+        if (++pc == nPieces) {
+            gemvEpilogue<MaxT>(p, r, acc, 0, T);
+            gemvZero(acc);
+            pc = 0;
+            if (++k < walk.count) r = walk.rows(p, k);
+        }
+    }
+}
+
+using StreamKernel = void (*)(GemvParams);
+template <int TT>
+StreamKernel streamKernelFor(int T, bool bulk) {
+    if (bulk) return T == 1 ? denseStreamGemvKernel<TT, 1, true> : denseStreamGemvKernel<TT, 2, true>;
+    return T == 1 ? denseStreamGemvKernel<TT, 1, false> : denseStreamGemvKernel<TT, 2, false>;
+}
+
+// CTAs of a streamed launch resident on the current device at once (cached per device, kernel and
+// shared memory).
+int streamResidentCtas(StreamKernel kernel, int smem) {
+    static std::mutex mutex;
+    static std::map<std::tuple<int, StreamKernel, int>, int> cache;
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess) return 0;
+    std::lock_guard<std::mutex> lock(mutex);
+    const auto key = std::make_tuple(dev, kernel, smem);
+    if (auto it = cache.find(key); it != cache.end()) return it->second;
+    int perSm = 0, sms = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, 128, smem) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return cache[key] = perSm * sms;
+}
+
+// The streamed launch where it takes this one (returns false to leave it to denseGemvKernel).
+template <int TT>
+bool launchStream(const GemvParams& p, int grid, int per, cudaStream_t s, cudaError_t& err) {
+    const bool bulk = p.streamWeights == 2;
+    if (!p.streamWeights || p.T > 2 || per != p.T || p.copyWidth < 16 || p.cols % 8 != 0 || p.rowBytes % 16 != 0)
+        return false;
+    GemvParams q = p;
+    q.streamStages = std::clamp(p.streamStages, 2, bulk ? kMaxStreamStages : 4);
+    const StreamKernel k = streamKernelFor<TT>(p.T, bulk);
+    const int smem = streamSmemBytes(p.T, p.cols, q.streamStages);
+    const int resident = streamResidentCtas(k, smem);
+    if (resident <= 0) return false;
+    const int ctas = std::min(grid, p.streamMaxCtas > 0 ? std::min(p.streamMaxCtas, resident) : resident);
+    err = launchKernel(k, dim3(ctas, 1), 128, smem, s, q);
+    return true;
+}
+
 template <int TT>
 cudaError_t launchDense(const GemvParams& p, int grid, cudaStream_t s) {
     const int per = gemvTokensPerCta(p, grid);
     if constexpr (TT != 0) {
+        cudaError_t err = cudaSuccess;
+        if (launchStream<TT>(p, grid, per, s, err)) return err;
         const int rowBytes = p.cols * 2;
         if (p.stageInput && per == 1 && p.T == 1 && p.copyWidth >= 16 && rowBytes % 16 == 0 && rowBytes <= 48 * 1024)
             return launchKernel(denseGemvKernel<TT, 1, true>, dim3(grid, 1), 128, rowBytes, s, p);
@@ -146,6 +376,16 @@ cudaError_t launchDense(const GemvParams& p, int grid, cudaStream_t s) {
 }
 
 }  // namespace
+
+cudaError_t prepareDenseStream(int sharedOptin) {
+    for (const bool bulk : {false, true})
+        for (const int T : {1, 2})
+            for (const StreamKernel k : {streamKernelFor<1>(T, bulk), streamKernelFor<30>(T, bulk)})
+                if (const cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, sharedOptin);
+                    e != cudaSuccess)
+                    return e;
+    return cudaSuccess;
+}
 
 cudaError_t launchDenseGemv(const GemvParams& p, int grid, cudaStream_t s) {
     switch (p.type) {

@@ -65,6 +65,25 @@ __device__ __forceinline__ int gemvLayoutPairs(const GemvParams& p) {
     return (g.ctaBegin + (g.rows + rowsPerCta - 1) / rowsPerCta) * kGemvWarps;
 }
 
+// The row pairs one warp of a persistent launch takes (gridDim.x CTAs, possibly fewer than the
+// layout has): pairs first, first + stride, ... of the one-pair-per-warp layout, `count` of them.
+struct GemvPairWalk {
+    bool flat;  // one segment: pairs numbered within it (gemvPairRows), else the layout's
+    int first, stride, count;
+    __device__ explicit GemvPairWalk(const GemvParams& p) {
+        flat = p.nSeg == 1;
+        first = static_cast<int>(blockIdx.x) * kGemvWarps + static_cast<int>(threadIdx.x >> 5);
+        stride = static_cast<int>(gridDim.x) * kGemvWarps;
+        const int total = !flat ? gemvLayoutPairs(p)
+                                : p.mode == 2 ? p.seg[0].rows : (p.seg[0].rows + p.rowsPerWarp - 1) / p.rowsPerWarp;
+        count = first < total ? (total - 1 - first) / stride + 1 : 0;
+    }
+    __device__ GemvRows rows(const GemvParams& p, int k) const {
+        const int v = first + k * stride;
+        return flat ? gemvPairRows(p, 0, v) : gemvLayoutRows(p, v);
+    }
+};
+
 // This warp's row slots when every warp of the launch owns one pair (a CTA per four pairs): pair
 // blockIdx.x * kGemvWarps + warp of that layout, written out rather than through gemvLayoutRows
 // (whose division by kGemvWarps changed the general kernel's registers, up to 128 from 96 for some

@@ -210,15 +210,9 @@ __global__ void __launch_bounds__(128, MaxT == 1 ? 5 : 4) kquantGemvKernel(const
     gemvZero(acc);
 
     // Pairs of the one-pair-per-warp layout (several segments: gemvLayoutRows), warp by warp.
-    const bool flat = p.nSeg == 1;
-    const int firstPair = static_cast<int>(blockIdx.x) * kGemvWarps + warp, stride = static_cast<int>(gridDim.x) * kGemvWarps;
-    const int totalPairs = !flat ? gemvLayoutPairs(p)
-                                 : p.mode == 2 ? p.seg[0].rows : (p.seg[0].rows + p.rowsPerWarp - 1) / p.rowsPerWarp;
-    const int myPairs = firstPair < totalPairs ? (totalPairs - 1 - firstPair) / stride + 1 : 0;
-    auto rowsOf = [&](int k) {
-        const int v = firstPair + k * stride;
-        return flat ? gemvPairRows(p, 0, v) : gemvLayoutRows(p, v);
-    };
+    const GemvPairWalk walk(p);
+    const int myPairs = walk.count;
+    auto rowsOf = [&](int k) { return walk.rows(p, k); };
 
     const int nb = p.cols / 256, nPieces = (nb + kPieceBlocks - 1) / kPieceBlocks;
     const int nItems = myPairs * nPieces;  // (pair, piece) in order
