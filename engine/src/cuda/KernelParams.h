@@ -98,6 +98,12 @@ struct GemvParams {
     int streamWeights = 0;
     int streamStages = 4;
     int streamMaxCtas = 0;           // a cap on its persistent launch's CTAs (0: what is resident)
+    // The input's preparation done by the launch itself (fusedPrep 1; f16 / bf16 formats): the
+    // streamed kernel prepares each token's row into its shared memory (the preparation kernel's
+    // code and order, so bit-identical) and its first CTA also writes it to prep.outHalf for later
+    // launches; where the streamed kernel does not take the launch, the preparation runs first.
+    ActPrepParams prep;
+    int fusedPrep = 0;
     RopeStoreParams rope;            // the fused RoPE / KV store (mode 0, rowsPerWarp 2), for segments
     int ropeRole[3] = {-1, -1, -1};  // with a role: 0 Q (rotated, written to y), 1 K, 2 V (to the pool)
 };

@@ -37,6 +37,7 @@ Status LinearOps::init(int maxRows, int maxCols, uint64_t dequantBytes, cudaStre
     stageInput_ = std::getenv("HEARTH_CUDA_NO_STAGED_INPUT") == nullptr;
     if (const char* v = std::getenv("HEARTH_CUDA_STREAM_STAGES")) streamStages_ = std::atoi(v);
     if (const char* v = std::getenv("HEARTH_CUDA_STREAM_MAX_CTAS")) streamMaxCtas_ = std::max(0, std::atoi(v));
+    fusePrep_ = std::getenv("HEARTH_CUDA_NO_FUSED_PREP") == nullptr;
     if (const char* v = std::getenv("HEARTH_CUDA_GEMV_MAX_T")) forcedGemvMaxT_ = std::clamp(std::atoi(v), 1, kGemvMaxT);
     if (const char* v = std::getenv("HEARTH_CUDA_VERIFY_GEMV_MAX_T")) verifyGemvMaxT_ = std::clamp(std::atoi(v), 1, 2 * kGemvMaxT);
     if (caps_.tensorCores && !partial_.size()) HEARTH_TRY(partial_.allocate(16ull << 20, "split-K partial sums"));
@@ -110,6 +111,16 @@ const void* LinearOps::denseInput(int fmt) const {
 Status LinearOps::prepare(const LinearInput& in, int fmt) {
     static const bool skip = measureSkips("prep");
     if (skip) return Status::success();
+    auto a = prepParams(in, fmt);
+    if (!a.ok()) return a.error();
+    return cudaStatus(launchActPrep(*a, stream_), "activation preparation");
+}
+
+bool LinearOps::fusesPrep(const LinearInput& in, const DevTensor& w) const {
+    return fusePrep_ && caps_.streamGemv && (w.type == 1 || w.type == 30) && in.rows <= kDecodeGemvMaxT && useGemv(in.rows, w);
+}
+
+Result<ActPrepParams> LinearOps::prepParams(const LinearInput& in, int fmt) const {
     if (in.rows > maxRows_ || in.cols > maxCols_)
         return makeError(ErrorCode::Internal, "LinearOps: input larger than its buffers");
     ActPrepParams a;
@@ -126,11 +137,11 @@ Status LinearOps::prepare(const LinearInput& in, int fmt) {
     a.outQ = actQ_.as<int8_t>();
     a.outScale = actScale_.as<float>();
     a.outSum = fmt == kActQ8_1 || fmt == kActQ8_K ? actSum_.as<float>() : nullptr;
-    return cudaStatus(launchActPrep(a, stream_), "activation preparation");
+    return a;
 }
 
 Status LinearOps::gemv(const LinearInput& in, std::span<const Projection> projs, int mode, float* pairOut,
-                       const RopeStoreParams* rope) {
+                       const RopeStoreParams* rope, const ActPrepParams* prep) {
     GemvParams g;
     const DevTensor& w0 = *projs[0].w;
     g.type = w0.type;
@@ -151,6 +162,10 @@ Status LinearOps::gemv(const LinearInput& in, std::span<const Projection> projs,
     g.streamWeights = caps_.streamGemv;
     g.streamStages = streamStages_;
     g.streamMaxCtas = streamMaxCtas_;
+    if (prep) {
+        g.prep = *prep;
+        g.fusedPrep = 1;
+    }
     const int rowsPerCta = kGemvWarpsPerCta * g.rowsPerWarp;
     int cta = 0;
     for (size_t i = 0; i < projs.size(); ++i) {
@@ -294,7 +309,16 @@ Status LinearOps::project(const LinearInput& in, std::span<const Projection> pro
         if (done[i]) continue;
         const bool small = useGemv(in.rows, *projs[i].w);
         const int fmt = small ? gemvFormat(projs[i].w->type) : gemmFormat(projs[i].w->type);
-        HEARTH_TRY(prepare(in, fmt));
+        // A streamed dense product prepares its own input (and leaves it for the others below).
+        const bool fusePrep = small && fusesPrep(in, *projs[i].w);
+        ActPrepParams prep;
+        if (fusePrep) {
+            auto a = prepParams(in, fmt);
+            if (!a.ok()) return a.error();
+            prep = *a;
+        } else {
+            HEARTH_TRY(prepare(in, fmt));
+        }
         if (!small) {
             // Every projection of this input format, the first one included, on the prepared input.
             for (size_t j = i; j < projs.size(); ++j)
@@ -310,7 +334,7 @@ Status LinearOps::project(const LinearInput& in, std::span<const Projection> pro
             continue;
         }
         const auto group = groupOf(i, [](const DevTensor&) { return true; });
-        HEARTH_TRY(gemv(in, group, projs[i].accumulate ? 1 : 0, nullptr, rope));
+        HEARTH_TRY(gemv(in, group, projs[i].accumulate ? 1 : 0, nullptr, rope, fusePrep ? &prep : nullptr));
         // Others of the same input format but another type reuse the prepared input.
         for (size_t j = i + 1; j < projs.size(); ++j)
             if (!done[j] && useGemv(in.rows, *projs[j].w) && gemvFormat(projs[j].w->type) == fmt) {
@@ -326,8 +350,13 @@ Status LinearOps::project(const LinearInput& in, std::span<const Projection> pro
 Status LinearOps::gatedFfn(const LinearInput& in, const DevTensor& gate, const DevTensor& up, float* out, float* upScratch) {
     const int F = static_cast<int>(gate.rows);
     if (useGemv(in.rows, gate) && gate.type == up.type) {
-        HEARTH_TRY(prepare(in, gemvFormat(gate.type)));
         const Projection pair[2] = {{&gate, out, F, false}, {&up, out, F, false}};
+        if (fusesPrep(in, gate)) {
+            auto a = prepParams(in, gemvFormat(gate.type));
+            if (!a.ok()) return a.error();
+            return gemv(in, pair, 2, out, nullptr, &*a);
+        }
+        HEARTH_TRY(prepare(in, gemvFormat(gate.type)));
         return gemv(in, pair, 2, out);
     }
     if (gate.type == up.type && gate.cols == up.cols && gate.rows == up.rows && mmaEligible(in, gate)) {

@@ -96,8 +96,12 @@ private:
     bool useGemv(int rows, const DevTensor& w) const;
     bool mmaTakes(int rows, const DevTensor& w) const;  // the tensor-core kernel can run this shape
     Status prepare(const LinearInput& in, int fmt);
+    Result<ActPrepParams> prepParams(const LinearInput& in, int fmt) const;
+    // The dense decode product would take its input unprepared (GemvParams::fusedPrep).
+    bool fusesPrep(const LinearInput& in, const DevTensor& w) const;
+    // prep: the input's preparation when the launch does it itself (fusesPrep), else null.
     Status gemv(const LinearInput& in, std::span<const Projection> projs, int mode, float* pairOut,
-                const RopeStoreParams* rope = nullptr);
+                const RopeStoreParams* rope = nullptr, const ActPrepParams* prep = nullptr);
     Status gemm(const LinearInput& in, const Projection& p);
     bool mmaEligible(const LinearInput& in, const DevTensor& w) const;
     // Projections of one type and width (mode 0/1), or the gate/up pair (mode 2, into pairOut).
@@ -111,6 +115,7 @@ private:
     bool stageInput_ = true;  // GemvParams::stageInput (HEARTH_CUDA_NO_STAGED_INPUT=1: off, for measuring and tests)
     int streamStages_ = 4;    // GemvParams::streamStages (HEARTH_CUDA_STREAM_STAGES, measuring)
     int streamMaxCtas_ = 0;   // GemvParams::streamMaxCtas (HEARTH_CUDA_STREAM_MAX_CTAS, tests)
+    bool fusePrep_ = true;    // fusesPrep (HEARTH_CUDA_NO_FUSED_PREP=1: off, for measuring and tests)
     StepKind stepKind_ = StepKind::Prefill;
     int forcedGemvMaxT_ = 0;  // HEARTH_CUDA_GEMV_MAX_T (measuring, tests): this limit for every quantized step
     int verifyGemvMaxT_ = kVerifyGemvMaxT;  // HEARTH_CUDA_VERIFY_GEMV_MAX_T (measuring)

@@ -291,10 +291,12 @@ TEST(CudaTensorCores, StagedInputEqualsTheL1Input) {
 }
 
 // One- and two-token launches of the dense kernel stream their weights through shared memory
-// (GemvParams::streamWeights): the same logits bit for bit as the form loading them into registers
-// (HEARTH_CUDA_STREAM_GEMV=0), with bulk copies (the default on sm_90) and with cp.async, rings of
-// 2-4 slots, and launches capped to a few CTAs so that each warp walks many row pairs. The wide-FFN
-// twin's 1408-wide down projection takes two pieces a row, the second partial.
+// (GemvParams::streamWeights) and prepare their own inputs (GemvParams::fusedPrep): the same logits
+// bit for bit as the form loading them into registers after a separate preparation
+// (HEARTH_CUDA_STREAM_GEMV=0), with bulk copies (the default on sm_90) and with cp.async, with and
+// without the fused preparation, rings of 2-4 slots, and launches capped to a few CTAs so that each
+// warp walks many row pairs. The wide-FFN twin's 1408-wide down projection takes two pieces a row,
+// the second partial.
 TEST(CudaTensorCores, StreamedWeightsEqualTheLoadedWeights) {
     SKIP_WITHOUT_GPU();
     const EnvSettings loaded = {{"HEARTH_CUDA_STREAM_GEMV", "0"}};
@@ -304,5 +306,6 @@ TEST(CudaTensorCores, StreamedWeightsEqualTheLoadedWeights) {
                                    "streamed, 2 slots, 3 CTAs");
         expectSwitchChangesNoLogit(path, {{"HEARTH_CUDA_STREAM_GEMV", "1"}, {"HEARTH_CUDA_STREAM_MAX_CTAS", "2"}}, loaded,
                                    "cp.async, 4 slots, 2 CTAs");
+        expectSwitchChangesNoLogit(path, {{"HEARTH_CUDA_NO_FUSED_PREP", "1"}}, loaded, "streamed, separate preparation");
     }
 }

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <tuple>
 
+#include "cuda/kernels/ActPrepRow.cuh"
 #include "cuda/kernels/AsyncCopy.cuh"
 #include "cuda/kernels/GemvCommon.cuh"
 #include "cuda/kernels/Launch.cuh"
@@ -147,7 +148,12 @@ __global__ void __launch_bounds__(128) denseGemvKernel(const GemvParams p) {
 // ahead of the arithmetic, the first ones before the wait for the previous kernel. Loading into
 // registers, a warp has no bytes in flight while it multiplies: on the H200 that held the dense
 // kernel's stream to 3.5-3.9 TB/s against 4.2 for the same loads without the arithmetic
-// (bench/gpu/PhaseBench.cu). The tokens' input rows are staged in shared memory once per CTA.
+// (bench/gpu/PhaseBench.cu). The tokens' input rows are staged in shared memory once per CTA,
+// prepared there from the f32 activations (GemvParams::fusedPrep: RMSNorm and rounding, the
+// preparation kernel's code) or copied from the prepared input. With its input preparation as a
+// launch of its own between two persistent products, the next product's CTAs could not start
+// until the previous product's last warp had finished (H200, llama8b F16 batch 1: 222.0 tok/s
+// against 244.3 with the preparations left out, HEARTH_CUDA_SKIP=prep).
 constexpr int kPiece = 2048;               // bytes of a row per ring slot
 constexpr int kPieceVecs = kPiece / 512;   // 16-byte vectors per lane, row and piece
 constexpr int kMaxStreamStages = 8;
@@ -263,12 +269,28 @@ __global__ void __launch_bounds__(128) denseStreamGemvKernel(const GemvParams p)
     pdlWait();
     pdlTrigger();
     int4* xs = reinterpret_cast<int4*>(smem);
-    {
+    if (p.fusedPrep) {
+        // Each token's row prepared here, as the preparation kernel would (ActPrepRow.cuh), while
+        // the first pieces are in flight; the first CTA also writes it out for later launches. The
+        // sums' scratch is warp 0's last ring slot, which no copy fills before the loop below (a
+        // static array would cost the 4096-wide launches their third CTA per multiprocessor).
+        static_assert((kActMaxChunks + 1) * sizeof(double) <= 2 * kPiece, "the scratch fits a slot");
+        double* sums = reinterpret_cast<double*>(smem + inBytes + (S - 1) * 2 * kPiece);
+        ActPrepParams a = p.prep;
+        a.outHalf = xs;
+        for (int t = 0; t < T; ++t) {
+            const int64_t srcRow = a.rowIndex ? a.rowIndex[t] : t;
+            prepareRow<128>(a, a.x + srcRow * a.ldx, static_cast<int64_t>(t) * p.cols, 0, sums);
+        }
+        __syncthreads();
+        if (blockIdx.x == 0)
+            for (int i = threadIdx.x; i < T * nv; i += blockDim.x) static_cast<int4*>(p.prep.outHalf)[i] = xs[i];
+    } else {
         // Plain loads: written by the kernel before this one (Launch.cuh).
         const int4* in = reinterpret_cast<const int4*>(p.actDense);
         for (int i = threadIdx.x; i < T * nv; i += blockDim.x) xs[i] = in[i];
+        __syncthreads();
     }
-    __syncthreads();
 
     float acc[2][MaxT];
     gemvZero(acc);
@@ -345,10 +367,11 @@ int streamResidentCtas(StreamKernel kernel, int smem) {
 
 // The streamed launch where it takes this one (returns false to leave it to denseGemvKernel).
 template <int TT>
-bool launchStream(const GemvParams& p, int grid, int per, cudaStream_t s, cudaError_t& err) {
+bool launchStream(const GemvParams& p, int grid, cudaStream_t s, cudaError_t& err) {
     const bool bulk = p.streamWeights == 2;
-    if (!p.streamWeights || p.T > 2 || per != p.T || p.copyWidth < 16 || p.cols % 8 != 0 || p.rowBytes % 16 != 0)
-        return false;
+    // Both tokens in every CTA: the narrower slices of small launches (gemvTokensPerCta) give the
+    // register-loading kernel more CTAs, which the persistent launch does not need.
+    if (!p.streamWeights || p.T > 2 || p.copyWidth < 16 || p.cols % 8 != 0 || p.rowBytes % 16 != 0) return false;
     GemvParams q = p;
     q.streamStages = std::clamp(p.streamStages, 2, bulk ? kMaxStreamStages : 4);
     const StreamKernel k = streamKernelFor<TT>(p.T, bulk);
@@ -365,7 +388,11 @@ cudaError_t launchDense(const GemvParams& p, int grid, cudaStream_t s) {
     const int per = gemvTokensPerCta(p, grid);
     if constexpr (TT != 0) {
         cudaError_t err = cudaSuccess;
-        if (launchStream<TT>(p, grid, per, s, err)) return err;
+        if (launchStream<TT>(p, grid, s, err)) return err;
+    }
+    if (p.fusedPrep)
+        if (const cudaError_t err = launchActPrep(p.prep, s); err != cudaSuccess) return err;
+    if constexpr (TT != 0) {
         const int rowBytes = p.cols * 2;
         if (p.stageInput && per == 1 && p.T == 1 && p.copyWidth >= 16 && rowBytes % 16 == 0 && rowBytes <= 48 * 1024)
             return launchKernel(denseGemvKernel<TT, 1, true>, dim3(grid, 1), 128, rowBytes, s, p);
