@@ -302,10 +302,14 @@ TEST(CudaTensorCores, StreamedWeightsEqualTheLoadedWeights) {
     const EnvSettings loaded = {{"HEARTH_CUDA_STREAM_GEMV", "0"}};
     for (const std::string& path : {modelPath("tiny-llama-f16.gguf"), writeWideHeadTwin(), writeWideFfnTwin()}) {
         expectSwitchChangesNoLogit(path, {}, loaded, "streamed (default) vs loaded");
-        expectSwitchChangesNoLogit(path, {{"HEARTH_CUDA_STREAM_STAGES", "2"}, {"HEARTH_CUDA_STREAM_MAX_CTAS", "3"}}, loaded,
-                                   "streamed, 2 slots, 3 CTAs");
-        expectSwitchChangesNoLogit(path, {{"HEARTH_CUDA_STREAM_GEMV", "1"}, {"HEARTH_CUDA_STREAM_MAX_CTAS", "2"}}, loaded,
-                                   "cp.async, 4 slots, 2 CTAs");
-        expectSwitchChangesNoLogit(path, {{"HEARTH_CUDA_NO_FUSED_PREP", "1"}}, loaded, "streamed, separate preparation");
+        expectSwitchChangesNoLogit(path, {{"HEARTH_CUDA_FUSED_PREP", "0"}}, loaded, "streamed, separate preparation");
+        expectSwitchChangesNoLogit(path,
+                                   {{"HEARTH_CUDA_FUSED_PREP", "2"}, {"HEARTH_CUDA_STREAM_STAGES", "2"},
+                                    {"HEARTH_CUDA_STREAM_MAX_CTAS", "3"}},
+                                   loaded, "fused preparation, 2 slots, 3 CTAs");
+        expectSwitchChangesNoLogit(path,
+                                   {{"HEARTH_CUDA_FUSED_PREP", "1"}, {"HEARTH_CUDA_STREAM_GEMV", "1"},
+                                    {"HEARTH_CUDA_STREAM_MAX_CTAS", "2"}},
+                                   loaded, "cp.async, unnormalized inputs fused, 2 CTAs");
     }
 }

@@ -38,6 +38,34 @@ __device__ __forceinline__ void loadActChunk(const float* x, int n, int c, bool 
     }
 }
 
+// The sum of squares of one chunk (this lane's 8 values v, in order, then the warp's xor tree);
+// every lane gets it.
+__device__ __forceinline__ double chunkSquares(const float (&v)[8]) {
+    double s = 0;
+#pragma unroll
+    for (int k = 0; k < 8; ++k) s += static_cast<double>(__fmul_rn(v[k], v[k]));
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xFFFFFFFFu, s, o);
+    return s;
+}
+
+// Called by warp 0 once sums[c] holds chunk c's squares: the row's total into sums[kActMaxChunks].
+// Lane l adds chunks l, l + 32, ... in order, then the lanes by an xor tree: the same order for
+// every CTA size, and a few dependent adds instead of one per chunk (one thread adding the 16
+// chunk sums of a 4096-wide row in turn was a serial stretch of each preparation).
+__device__ __forceinline__ void chunkSquaresTotal(double* sums, int nChunks) {
+    const int lane = threadIdx.x & 31;
+    double s = 0;
+    for (int c = lane; c < nChunks; c += 32) s += sums[c];
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xFFFFFFFFu, s, o);
+    if (lane == 0) sums[kActMaxChunks] = s;
+}
+
+__device__ __forceinline__ float rmsScaleOf(double squares, int n, float eps) {
+    return __fdiv_rn(1.0f, __fsqrt_rn(__fadd_rn(static_cast<float>(squares / static_cast<double>(n)), eps)));
+}
+
 // 1/sqrt(mean(x²) + eps) of row x (n values), computed by a CTA of kThreads; every thread gets it.
 // Shared scratch: sums [kActMaxChunks + 1] doubles.
 template <int kThreads>
@@ -46,29 +74,15 @@ __device__ float rmsScale(const float* x, int n, float eps, bool vec, double* su
     for (int c = warp; c < nChunks; c += kThreads / 32) {
         float v[8];
         loadActChunk(x, n, c, vec, v);
-        double s = 0;
-#pragma unroll
-        for (int k = 0; k < 8; ++k) s += static_cast<double>(__fmul_rn(v[k], v[k]));
-#pragma unroll
-        for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xFFFFFFFFu, s, o);
+        const double s = chunkSquares(v);
         if ((threadIdx.x & 31) == 0) sums[c] = s;
     }
     __syncthreads();
-    if (warp == 0) {
-        // Lane l adds chunks l, l + 32, ... in order, then the lanes by an xor tree: the same order
-        // for every CTA size, and a few dependent adds instead of one per chunk (one thread adding
-        // the 16 chunk sums of a 4096-wide row in turn was a serial stretch of each preparation).
-        const int lane = threadIdx.x & 31;
-        double s = 0;
-        for (int c = lane; c < nChunks; c += 32) s += sums[c];
-#pragma unroll
-        for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xFFFFFFFFu, s, o);
-        if (lane == 0) sums[kActMaxChunks] = s;
-    }
+    if (warp == 0) chunkSquaresTotal(sums, nChunks);
     __syncthreads();
     const double s = sums[kActMaxChunks];
     __syncthreads();  // the scratch may be reused right after
-    return __fdiv_rn(1.0f, __fsqrt_rn(__fadd_rn(static_cast<float>(s / static_cast<double>(n)), eps)));
+    return rmsScaleOf(s, n, eps);
 }
 
 // The chunk of 8 values at e0 (normalized already) into the output format.

@@ -200,8 +200,66 @@ __host__ __device__ inline int streamSmemBytes(int T, int cols, int stages) {
     return streamInputBytes(T, cols) + kGemvWarps * stages * (2 * kPiece + 8);
 }
 
+// Row x (n f32 values, n a multiple of 8) prepared as the preparation kernel prepares it
+// (ActPrepRow.cuh: RMSNorm when a.normW is set, then rounding to f16 / bf16) into out (shared
+// memory), by the CTA's 4 warps: the same chunks and sums, so bit-identical, but each warp's chunk
+// loads issued kBatch at a time instead of one chunk's round trip after another (with
+// prepareRow's loop, a 14336-wide row took 14 L2 round trips per warp and batch-1 decode was
+// slower than with the separate launch: 213.5 against 218.8 tok/s, llama8b F16).
+template <int TT>
+__device__ void stagePreparedRow(const ActPrepParams& a, const float* x, int n, uint8_t* out, double* sums) {
+    constexpr int kBatch = 4;
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, nChunks = (n + kActChunk - 1) / kActChunk;
+    const bool vec = (a.ldx & 3) == 0 && (reinterpret_cast<uintptr_t>(x) & 15) == 0;
+    float scale = 1.f;
+    if (a.normW) {
+        for (int c0 = warp; c0 < nChunks; c0 += kGemvWarps * kBatch) {
+            float v[kBatch][8];
+#pragma unroll
+            for (int b = 0; b < kBatch; ++b)
+                if (c0 + kGemvWarps * b < nChunks) loadActChunk(x, n, c0 + kGemvWarps * b, vec, v[b]);
+#pragma unroll
+            for (int b = 0; b < kBatch; ++b) {
+                if (c0 + kGemvWarps * b >= nChunks) break;
+                const double sq = chunkSquares(v[b]);
+                if (lane == 0) sums[c0 + kGemvWarps * b] = sq;
+            }
+        }
+        __syncthreads();
+        if (warp == 0) chunkSquaresTotal(sums, nChunks);
+        __syncthreads();
+        scale = rmsScaleOf(sums[kActMaxChunks], n, a.eps);
+    }
+    for (int c0 = warp; c0 < nChunks; c0 += kGemvWarps * kBatch) {
+        float v[kBatch][8];
+#pragma unroll
+        for (int b = 0; b < kBatch; ++b)
+            if (c0 + kGemvWarps * b < nChunks) loadActChunk(x, n, c0 + kGemvWarps * b, vec, v[b]);
+#pragma unroll
+        for (int b = 0; b < kBatch; ++b) {
+            const int e0 = (c0 + kGemvWarps * b) * kActChunk + lane * 8;
+            if (c0 + kGemvWarps * b >= nChunks || e0 >= n) continue;
+            float y[8];
+#pragma unroll
+            for (int k = 0; k < 8; ++k) y[k] = a.normW ? __fmul_rn(__fmul_rn(v[b][k], scale), a.normW[e0 + k]) : v[b][k];
+            uint32_t h[4];
+#pragma unroll
+            for (int k = 0; k < 4; ++k) {
+                if constexpr (TT == 30) {
+                    const __nv_bfloat162 q = __floats2bfloat162_rn(y[2 * k], y[2 * k + 1]);
+                    h[k] = *reinterpret_cast<const uint32_t*>(&q);
+                } else {
+                    const __half2 q = __floats2half2_rn(y[2 * k], y[2 * k + 1]);
+                    h[k] = *reinterpret_cast<const uint32_t*>(&q);
+                }
+            }
+            *reinterpret_cast<uint4*>(out + 2 * e0) = make_uint4(h[0], h[1], h[2], h[3]);
+        }
+    }
+}
+
 template <int TT, int MaxT, bool Bulk>
-__global__ void __launch_bounds__(128) denseStreamGemvKernel(const GemvParams p) {
+__global__ void __launch_bounds__(128, 3) denseStreamGemvKernel(const GemvParams p) {
     using D = Dense<TT>;
     extern __shared__ __align__(128) uint8_t smem[];
     const int S = p.streamStages, T = min(MaxT, p.T);
@@ -261,26 +319,31 @@ __global__ void __launch_bounds__(128) denseStreamGemvKernel(const GemvParams p)
             if (++issueK < walk.count) startPair();
         }
     };
-    // Weights only before the previous kernel has finished (Launch.cuh).
-    for (int i = 0; i < S - 1; ++i) {
+    // Weights only before the previous kernel has finished (Launch.cuh): streamAhead pieces, the
+    // rest of the first S - 1 after it.
+    const int ahead = max(0, min(S - 1, p.streamAhead));
+    for (int i = 0; i < ahead; ++i) {
         if (i < nItems) issue();
         else if (!Bulk) cpCommit();
     }
     pdlWait();
     pdlTrigger();
+    for (int i = ahead; i < S - 1; ++i) {
+        if (i < nItems) issue();
+        else if (!Bulk) cpCommit();
+    }
     int4* xs = reinterpret_cast<int4*>(smem);
     if (p.fusedPrep) {
-        // Each token's row prepared here, as the preparation kernel would (ActPrepRow.cuh), while
-        // the first pieces are in flight; the first CTA also writes it out for later launches. The
-        // sums' scratch is warp 0's last ring slot, which no copy fills before the loop below (a
-        // static array would cost the 4096-wide launches their third CTA per multiprocessor).
+        // Each token's row prepared here while the first pieces are in flight; the first CTA also
+        // writes it out for later launches. The sums' scratch is warp 0's last ring slot, which no
+        // copy fills before the loop below (a static array would cost the 4096-wide launches their
+        // third CTA per multiprocessor).
         static_assert((kActMaxChunks + 1) * sizeof(double) <= 2 * kPiece, "the scratch fits a slot");
         double* sums = reinterpret_cast<double*>(smem + inBytes + (S - 1) * 2 * kPiece);
-        ActPrepParams a = p.prep;
-        a.outHalf = xs;
         for (int t = 0; t < T; ++t) {
-            const int64_t srcRow = a.rowIndex ? a.rowIndex[t] : t;
-            prepareRow<128>(a, a.x + srcRow * a.ldx, static_cast<int64_t>(t) * p.cols, 0, sums);
+            const int64_t srcRow = p.prep.rowIndex ? p.prep.rowIndex[t] : t;
+            stagePreparedRow<TT>(p.prep, p.prep.x + srcRow * p.prep.ldx, p.cols,
+                                 reinterpret_cast<uint8_t*>(xs) + static_cast<int64_t>(t) * p.cols * 2, sums);
         }
         __syncthreads();
         if (blockIdx.x == 0)
