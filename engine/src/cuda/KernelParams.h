@@ -38,10 +38,6 @@ struct ActPrepParams {
     float* outScale = nullptr;       // [rows][cols/32]
     float* outSum = nullptr;         // [rows][cols/32]: Q8_1 d * sum(q); Q8_K (as int32) the sums of
                                      // q over each half unit, low / high 16 bits
-    // Lets the next kernel be scheduled before waiting for the previous one (Launch.cuh): for a
-    // persistent matrix-vector launch after it, whose CTAs then take the previous kernel's
-    // multiprocessors as its last CTAs leave instead of after it has finished.
-    int earlyTrigger = 0;
 };
 
 struct GemvSeg {
@@ -98,11 +94,11 @@ struct GemvParams {
     int stageInput = 1;
     // One- and two-token launches of the dense kernel (2-byte weights, 16-byte rows) on the
     // streamed form (DenseGemv.cu): 0 off, 1 cp.async, 2 bulk copies (sm_90); streamStages pieces
-    // per warp in the ring (2-4 with cp.async, 2-8 with bulk copies).
+    // per warp in the ring (2-4 with cp.async, 2-8 with bulk copies; 4 by default: 3 and 5 were
+    // slower on the H200, 235.7 and 238.9 against 240.4 tok/s at llama8b F16 batch 1).
     int streamWeights = 0;
     int streamStages = 4;
     int streamMaxCtas = 0;           // a cap on its persistent launch's CTAs (0: what is resident)
-    int streamAhead = 8;             // ring pieces issued before the wait for the previous kernel
     // The input's preparation done by the launch itself (fusedPrep 1; f16 / bf16 formats): the
     // streamed kernel prepares each token's row into its shared memory (the preparation kernel's
     // code and order, so bit-identical) and its first CTA also writes it to prep.outHalf for later

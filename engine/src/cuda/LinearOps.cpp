@@ -37,9 +37,7 @@ Status LinearOps::init(int maxRows, int maxCols, uint64_t dequantBytes, cudaStre
     stageInput_ = std::getenv("HEARTH_CUDA_NO_STAGED_INPUT") == nullptr;
     if (const char* v = std::getenv("HEARTH_CUDA_STREAM_STAGES")) streamStages_ = std::atoi(v);
     if (const char* v = std::getenv("HEARTH_CUDA_STREAM_MAX_CTAS")) streamMaxCtas_ = std::max(0, std::atoi(v));
-    if (const char* v = std::getenv("HEARTH_CUDA_STREAM_AHEAD")) streamAhead_ = std::atoi(v);
     if (const char* v = std::getenv("HEARTH_CUDA_FUSED_PREP")) fusePrep_ = std::atoi(v);
-    if (const char* v = std::getenv("HEARTH_CUDA_EARLY_PREP")) earlyPrep_ = std::atoi(v);
     if (const char* v = std::getenv("HEARTH_CUDA_GEMV_MAX_T")) forcedGemvMaxT_ = std::clamp(std::atoi(v), 1, kGemvMaxT);
     if (const char* v = std::getenv("HEARTH_CUDA_VERIFY_GEMV_MAX_T")) verifyGemvMaxT_ = std::clamp(std::atoi(v), 1, 2 * kGemvMaxT);
     if (caps_.tensorCores && !partial_.size()) HEARTH_TRY(partial_.allocate(16ull << 20, "split-K partial sums"));
@@ -110,12 +108,11 @@ const void* LinearOps::denseInput(int fmt) const {
     return fmt == kActF32 ? actF32_.data() : actHalf_.data();
 }
 
-Status LinearOps::prepare(const LinearInput& in, int fmt, bool earlyTrigger) {
+Status LinearOps::prepare(const LinearInput& in, int fmt) {
     static const bool skip = measureSkips("prep");
     if (skip) return Status::success();
     auto a = prepParams(in, fmt);
     if (!a.ok()) return a.error();
-    a->earlyTrigger = earlyTrigger ? 1 : 0;
     return cudaStatus(launchActPrep(*a, stream_), "activation preparation");
 }
 
@@ -169,7 +166,6 @@ Status LinearOps::gemv(const LinearInput& in, std::span<const Projection> projs,
     g.streamWeights = caps_.streamGemv;
     g.streamStages = streamStages_;
     g.streamMaxCtas = streamMaxCtas_;
-    g.streamAhead = streamAhead_;
     if (prep) {
         g.prep = *prep;
         g.fusedPrep = 1;
@@ -325,7 +321,7 @@ Status LinearOps::project(const LinearInput& in, std::span<const Projection> pro
             if (!a.ok()) return a.error();
             prep = *a;
         } else {
-            HEARTH_TRY(prepare(in, fmt, small && (earlyPrep_ == 2 || (earlyPrep_ && streamsNext(in, *projs[i].w)))));
+            HEARTH_TRY(prepare(in, fmt));
         }
         if (!small) {
             // Every projection of this input format, the first one included, on the prepared input.
@@ -364,7 +360,7 @@ Status LinearOps::gatedFfn(const LinearInput& in, const DevTensor& gate, const D
             if (!a.ok()) return a.error();
             return gemv(in, pair, 2, out, nullptr, &*a);
         }
-        HEARTH_TRY(prepare(in, gemvFormat(gate.type), earlyPrep_ == 2 || (earlyPrep_ && streamsNext(in, gate))));
+        HEARTH_TRY(prepare(in, gemvFormat(gate.type)));
         return gemv(in, pair, 2, out);
     }
     if (gate.type == up.type && gate.cols == up.cols && gate.rows == up.rows && mmaEligible(in, gate)) {

@@ -95,7 +95,7 @@ public:
 private:
     bool useGemv(int rows, const DevTensor& w) const;
     bool mmaTakes(int rows, const DevTensor& w) const;  // the tensor-core kernel can run this shape
-    Status prepare(const LinearInput& in, int fmt, bool earlyTrigger = false);
+    Status prepare(const LinearInput& in, int fmt);
     Result<ActPrepParams> prepParams(const LinearInput& in, int fmt) const;
     // The dense decode product would take its input unprepared (GemvParams::fusedPrep).
     bool fusesPrep(const LinearInput& in, const DevTensor& w) const;
@@ -116,9 +116,7 @@ private:
     bool stageInput_ = true;  // GemvParams::stageInput (HEARTH_CUDA_NO_STAGED_INPUT=1: off, for measuring and tests)
     int streamStages_ = 4;    // GemvParams::streamStages (HEARTH_CUDA_STREAM_STAGES, measuring)
     int streamMaxCtas_ = 0;   // GemvParams::streamMaxCtas (HEARTH_CUDA_STREAM_MAX_CTAS, tests)
-    int streamAhead_ = 8;     // GemvParams::streamAhead (HEARTH_CUDA_STREAM_AHEAD, measuring)
-    int fusePrep_ = 0;        // fusesPrep: HEARTH_CUDA_FUSED_PREP=1 without a norm, 2 all (measuring, tests)
-    int earlyPrep_ = 0;       // HEARTH_CUDA_EARLY_PREP=1: before streamed products, 2: before all (measuring)
+    int fusePrep_ = 2;        // fusesPrep: HEARTH_CUDA_FUSED_PREP=0 never, 1 without a norm, 2 always (measuring, tests)
     StepKind stepKind_ = StepKind::Prefill;
     int forcedGemvMaxT_ = 0;  // HEARTH_CUDA_GEMV_MAX_T (measuring, tests): this limit for every quantized step
     int verifyGemvMaxT_ = kVerifyGemvMaxT;  // HEARTH_CUDA_VERIFY_GEMV_MAX_T (measuring)

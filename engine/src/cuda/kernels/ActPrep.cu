@@ -16,9 +16,8 @@ __global__ void __launch_bounds__(kThreads) actPrepKernel(const ActPrepParams p)
     if (p.normW)
         for (int e = threadIdx.x * 32; e < p.cols; e += kThreads * 32)
             asm volatile("prefetch.global.L1 [%0];" ::"l"(p.normW + e));
-    if (p.earlyTrigger) pdlTrigger();
     pdlWait();
-    if (!p.earlyTrigger) pdlTrigger();
+    pdlTrigger();
     const int r = blockIdx.x;
     const int64_t srcRow = p.rowIndex ? p.rowIndex[r] : r;
     prepareRow<kThreads>(p, p.x + srcRow * p.ldx, static_cast<int64_t>(r) * p.cols, static_cast<int64_t>(r) * (p.cols / 32), sums);

@@ -145,15 +145,16 @@ __global__ void __launch_bounds__(128) denseGemvKernel(const GemvParams p) {
 // memory. Each warp owns a row pair, as there, and walks its pairs (persistent launch) in pieces
 // of kPiece bytes per row, copied into a ring of streamStages slots (cp.async per lane, or on
 // sm_90 one bulk copy per row completing on the slot's mbarrier) and kept streamStages - 1 pieces
-// ahead of the arithmetic, the first ones before the wait for the previous kernel. Loading into
-// registers, a warp has no bytes in flight while it multiplies: on the H200 that held the dense
-// kernel's stream to 3.5-3.9 TB/s against 4.2 for the same loads without the arithmetic
-// (bench/gpu/PhaseBench.cu). The tokens' input rows are staged in shared memory once per CTA,
-// prepared there from the f32 activations (GemvParams::fusedPrep: RMSNorm and rounding, the
-// preparation kernel's code) or copied from the prepared input. With its input preparation as a
-// launch of its own between two persistent products, the next product's CTAs could not start
-// until the previous product's last warp had finished (H200, llama8b F16 batch 1: 222.0 tok/s
-// against 244.3 with the preparations left out, HEARTH_CUDA_SKIP=prep).
+// ahead of the arithmetic, the first ones before the wait for the previous kernel.
+//
+// The tokens' input rows are staged in shared memory once per CTA: prepared there from the f32
+// activations (GemvParams::fusedPrep: RMSNorm and rounding, the preparation kernel's arithmetic)
+// or copied from an input prepared by a launch of its own. The streaming alone gained nothing
+// (H200, llama8b F16 batch 1: 222.6 against 223.5 tok/s): between two persistent products the
+// preparation launch was a gap in which only the next product's first pieces moved (244.3 tok/s
+// with the preparations left out, HEARTH_CUDA_SKIP=prep). With each CTA preparing its own input
+// the pieces keep moving while it does: 240.4 / 241.0 against 222.9 tok/s for the register-loading
+// kernel after separate preparations (80% of 4.3 TB/s against 74%).
 constexpr int kPiece = 2048;               // bytes of a row per ring slot
 constexpr int kPieceVecs = kPiece / 512;   // 16-byte vectors per lane, row and piece
 constexpr int kMaxStreamStages = 8;
@@ -319,19 +320,15 @@ __global__ void __launch_bounds__(128, 3) denseStreamGemvKernel(const GemvParams
             if (++issueK < walk.count) startPair();
         }
     };
-    // Weights only before the previous kernel has finished (Launch.cuh): streamAhead pieces, the
-    // rest of the first S - 1 after it.
-    const int ahead = max(0, min(S - 1, p.streamAhead));
-    for (int i = 0; i < ahead; ++i) {
+    // Weights only before the previous kernel has finished (Launch.cuh). All S - 1 pieces: with
+    // fewer ahead of the wait the step was slower (H200, llama8b F16 batch 1, the input prepared
+    // separately: 210.6 / 215.9 / 218.8 tok/s with 0 / 1 / 3 pieces).
+    for (int i = 0; i < S - 1; ++i) {
         if (i < nItems) issue();
         else if (!Bulk) cpCommit();
     }
     pdlWait();
     pdlTrigger();
-    for (int i = ahead; i < S - 1; ++i) {
-        if (i < nItems) issue();
-        else if (!Bulk) cpCommit();
-    }
     int4* xs = reinterpret_cast<int4*>(smem);
     if (p.fusedPrep) {
         // Each token's row prepared here while the first pieces are in flight; the first CTA also
