@@ -204,6 +204,9 @@ cudaError_t launchActPrep(const ActPrepParams& p, cudaStream_t s);
 cudaError_t launchGemv(const GemvParams& p, int grid, cudaStream_t s);
 // Once per device before the streamed dense kernel's first launch (its shared-memory limit).
 cudaError_t prepareDenseStream(int sharedOptin);
+// The streamed dense kernel (DenseStreamGemv.cu): launches p and returns true (err: the launch's
+// error) where it takes it, else returns false and launches nothing.
+bool launchDenseStreamGemv(const GemvParams& p, int grid, cudaStream_t s, cudaError_t& err);
 bool gemvSupports(int type);
 // The lean matrix-vector kernel for Q4_K / Q5_K / Q6_K (KQuantGemv.cu); launchGemv picks it for
 // those types unless HEARTH_CUDA_GENERIC_GEMV is set (measuring).

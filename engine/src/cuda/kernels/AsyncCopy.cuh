@@ -1,5 +1,5 @@
 #pragma once
-// Asynchronous global-to-shared copies (cp.async, sm_80+) and the tensor-core instruction the
+// Asynchronous global-to-shared copies (cp.async, sm_80+; bulk copies, sm_90) and the tensor-core instruction the
 // matrix kernels share (mma.sync m16n8k16, f16 inputs, f32 sums).
 #include <cstdint>
 
@@ -51,6 +51,45 @@ __device__ __forceinline__ void cpWaitPending(int pending) {
     if (pending <= 0) asm volatile("cp.async.wait_group 0;\n" ::: "memory");
     else if (pending == 1) asm volatile("cp.async.wait_group 1;\n" ::: "memory");
     else asm volatile("cp.async.wait_group 2;\n" ::: "memory");
+}
+
+// Bulk copies (sm_90: cp.async.bulk, one instruction per contiguous run of a multiple of 16 bytes)
+// completing on an mbarrier in shared memory, for kernels with a fallback on older GPUs (the
+// calls compile to nothing there). A barrier takes one arrival (barExpect, with the bytes the
+// copies on it will deliver) per phase; barWait(parity) returns once that phase has completed.
+__device__ __forceinline__ void barInit(uint32_t bar) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(bar) : "memory");
+#endif
+}
+__device__ __forceinline__ void barFenceInit() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+#endif
+}
+// The slot's one arrival, expecting `bytes` of bulk copies to complete on it.
+__device__ __forceinline__ void barExpect(uint32_t bar, uint32_t bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar), "r"(bytes) : "memory");
+#endif
+}
+__device__ __forceinline__ void bulkCopy(uint32_t dst, const void* src, uint32_t bytes, uint32_t bar) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(dst),
+                 "l"(src), "r"(bytes), "r"(bar)
+                 : "memory");
+#endif
+}
+__device__ __forceinline__ void barWait(uint32_t bar, uint32_t parity) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    uint32_t done = 0;
+    do {
+        asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
+                     : "=r"(done)
+                     : "r"(bar), "r"(parity)
+                     : "memory");
+    } while (!done);
+#endif
 }
 
 // c += A·B for one 16×8 tile: a0..a3 the A fragment (16×16, row-major), b0, b1 the B fragment.
