@@ -93,7 +93,7 @@ struct GemvParams {
     // clears it under HEARTH_CUDA_NO_STAGED_INPUT (measuring, tests).
     int stageInput = 1;
     // One- and two-token launches of the dense kernel (2-byte weights, 16-byte rows) on the
-    // streamed form (DenseGemv.cu): 0 off, 1 cp.async, 2 bulk copies (sm_90); streamStages pieces
+    // streamed form (DenseStreamGemv.cu): 0 off, 1 cp.async, 2 bulk copies (sm_90); streamStages pieces
     // per warp in the ring (2-4 with cp.async, 2-8 with bulk copies; 4 by default: 3 and 5 were
     // slower on the H200, 235.7 and 238.9 against 240.4 tok/s at llama8b F16 batch 1).
     int streamWeights = 0;

@@ -1,6 +1,6 @@
 #pragma once
 // One row's activation preparation by one CTA (ActPrep.cu): shared by the preparation kernel and
-// the streamed dense matrix-vector kernel, which prepares its own input rows (DenseGemv.cu). The
+// the streamed dense matrix-vector kernel, which prepares its own input rows (DenseStreamGemv.cu). The
 // order of every sum is fixed whatever the CTA size, so the two prepare a row bit-identically.
 //
 // Optional RMSNorm (as the CPU computes it: squares summed in double, scale 1/sqrt(mean + eps),
