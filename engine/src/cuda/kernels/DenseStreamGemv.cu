@@ -16,9 +16,6 @@
 // the pieces keep moving while it does: 240.4 / 241.0 against 222.9 tok/s for the register-loading
 // kernel after separate preparations (80% of 4.3 TB/s against 74%).
 #include <algorithm>
-#include <map>
-#include <mutex>
-#include <tuple>
 
 #include "cuda/kernels/ActPrepRow.cuh"
 #include "cuda/kernels/AsyncCopy.cuh"
@@ -51,13 +48,17 @@ __device__ void stagePreparedRow(const ActPrepParams& a, const float* x, int n, 
     constexpr int kBatch = 4;
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, nChunks = (n + kActChunk - 1) / kActChunk;
     const bool vec = (a.ldx & 3) == 0 && (reinterpret_cast<uintptr_t>(x) & 15) == 0;
+    // This warp's chunks c0, c0 + 4, ... (kBatch of them, those in the row), loads all in flight.
+    auto loadBatch = [&](int c0, float (&v)[kBatch][8]) {
+#pragma unroll
+        for (int b = 0; b < kBatch; ++b)
+            if (c0 + kGemvWarps * b < nChunks) loadActChunk(x, n, c0 + kGemvWarps * b, vec, v[b]);
+    };
     float scale = 1.f;
     if (a.normW) {
         for (int c0 = warp; c0 < nChunks; c0 += kGemvWarps * kBatch) {
             float v[kBatch][8];
-#pragma unroll
-            for (int b = 0; b < kBatch; ++b)
-                if (c0 + kGemvWarps * b < nChunks) loadActChunk(x, n, c0 + kGemvWarps * b, vec, v[b]);
+            loadBatch(c0, v);
 #pragma unroll
             for (int b = 0; b < kBatch; ++b) {
                 if (c0 + kGemvWarps * b >= nChunks) break;
@@ -72,9 +73,7 @@ __device__ void stagePreparedRow(const ActPrepParams& a, const float* x, int n, 
     }
     for (int c0 = warp; c0 < nChunks; c0 += kGemvWarps * kBatch) {
         float v[kBatch][8];
-#pragma unroll
-        for (int b = 0; b < kBatch; ++b)
-            if (c0 + kGemvWarps * b < nChunks) loadActChunk(x, n, c0 + kGemvWarps * b, vec, v[b]);
+        loadBatch(c0, v);
 #pragma unroll
         for (int b = 0; b < kBatch; ++b) {
             const int e0 = (c0 + kGemvWarps * b) * kActChunk + lane * 8;
@@ -238,30 +237,11 @@ __global__ void __launch_bounds__(128, 3) denseStreamGemvKernel(const GemvParams
     }
 }
 
-using StreamKernel = void (*)(GemvParams);
+using StreamKernel = GemvKernel;
 template <int TT>
 StreamKernel streamKernelFor(int T, bool bulk) {
     if (bulk) return T == 1 ? denseStreamGemvKernel<TT, 1, true> : denseStreamGemvKernel<TT, 2, true>;
     return T == 1 ? denseStreamGemvKernel<TT, 1, false> : denseStreamGemvKernel<TT, 2, false>;
-}
-
-// CTAs of a streamed launch resident on the current device at once (cached per device, kernel and
-// shared memory).
-int streamResidentCtas(StreamKernel kernel, int smem) {
-    static std::mutex mutex;
-    static std::map<std::tuple<int, StreamKernel, int>, int> cache;
-    int dev = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess) return 0;
-    std::lock_guard<std::mutex> lock(mutex);
-    const auto key = std::make_tuple(dev, kernel, smem);
-    if (auto it = cache.find(key); it != cache.end()) return it->second;
-    int perSm = 0, sms = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, 128, smem) != cudaSuccess ||
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) {
-        cudaGetLastError();
-        return 0;
-    }
-    return cache[key] = perSm * sms;
 }
 
 template <int TT>
@@ -274,7 +254,7 @@ bool launchType(const GemvParams& p, int grid, cudaStream_t s, cudaError_t& err)
     q.streamStages = std::clamp(p.streamStages, 2, bulk ? kMaxStreamStages : 4);
     const StreamKernel k = streamKernelFor<TT>(p.T, bulk);
     const int smem = streamSmemBytes(p.T, p.cols, q.streamStages);
-    const int resident = streamResidentCtas(k, smem);
+    const int resident = residentCtas(k, smem);
     if (resident <= 0) return false;
     const int ctas = std::min(grid, p.streamMaxCtas > 0 ? std::min(p.streamMaxCtas, resident) : resident);
     err = launchKernel(k, dim3(ctas, 1), 128, smem, s, q);

@@ -15,9 +15,6 @@
 // activation scale is one per 256 values (Q8_K), so a quarter's sum is integer until one multiply.
 #include <algorithm>
 #include <cstdlib>
-#include <map>
-#include <mutex>
-#include <utility>
 
 #include "cuda/kernels/AsyncCopy.cuh"
 #include "cuda/kernels/GemvCommon.cuh"
@@ -302,25 +299,6 @@ __global__ void __launch_bounds__(128, MaxT == 1 ? 5 : 4) kquantGemvKernel(const
             if (++k < myPairs) r = rowsOf(k);
         }
     }
-}
-
-// CTAs of one kernel resident on the current device (cached per device and kernel: the
-// instantiations differ in registers, so each has its own occupancy).
-int residentCtas(GemvKernel kernel) {
-    static std::mutex mutex;
-    static std::map<std::pair<int, GemvKernel>, int> cache;
-    int dev = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess) return 0;
-    std::lock_guard<std::mutex> lock(mutex);
-    int& n = cache[{dev, kernel}];
-    if (n == 0) {
-        int perSm = 0, sms = 0;
-        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, 128, 0) != cudaSuccess ||
-            cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
-            return 0;
-        n = perSm * sms;
-    }
-    return n;
 }
 
 template <int TT>
