@@ -65,10 +65,9 @@ std::string writeWideHeadTwin(const std::string& name = "tiny-llama-f16.gguf") {
     return path;
 }
 
-// tiny-llama-f16 with a 1408-wide FFN (random f16 weights in place of its gate, up and down
-// matrices): down projection rows of 2816 bytes.
-std::string writeWideFfnTwin() {
-    constexpr uint64_t kFfn = 1408;
+// tiny-llama-f16 with a kFfn-wide FFN (random f16 weights in place of its gate, up and down
+// matrices; 1408 by default: down projection rows of 2816 bytes).
+std::string writeWideFfnTwin(uint64_t kFfn = 1408) {
     auto src = GgufFile::open(modelPath("tiny-llama-f16.gguf"));
     EXPECT_TRUE(src.ok());
     GgufWriter w;
@@ -94,7 +93,7 @@ std::string writeWideFfnTwin() {
         }
         EXPECT_TRUE(w.addTensor(t.name, t.type, dims, std::move(bytes)).ok());
     }
-    const std::string path = ::testing::TempDir() + "/hearth-ffn1408-tiny-llama-f16.gguf";
+    const std::string path = ::testing::TempDir() + "/hearth-ffn" + std::to_string(kFfn) + "-tiny-llama-f16.gguf";
     EXPECT_TRUE(w.write(path).ok());
     return path;
 }
@@ -256,12 +255,19 @@ void expectSwitchChangesNoLogit(const std::string& path, const EnvSettings& onEn
     ASSERT_EQ(x.size(), y.size());
     ASSERT_EQ(x.size(), (40 + 23 + 6 + 6) * V);
     size_t differ = 0;
-    for (size_t i = 0; i < x.size(); ++i) differ += std::memcmp(&x[i], &y[i], sizeof(float)) != 0;
+    std::string rows;  // the rows with differences (at most 12): row:count
+    for (size_t r = 0, listed = 0; r * V < x.size(); ++r) {
+        size_t n = 0;
+        for (size_t i = r * V; i < (r + 1) * V; ++i) n += std::memcmp(&x[i], &y[i], sizeof(float)) != 0;
+        differ += n;
+        if (n && listed++ < 12) rows += " " + std::to_string(r) + ":" + std::to_string(n);
+    }
     Agreement vsCpu;
     vsCpu.add(x, ref, V);
     std::printf("  %-34s %s: %zu of %zu logits differ; vs CPU max rel err %.2e, top-1 %d/%d\n",
                 path.substr(path.rfind('/') + 1).c_str(), what, differ, x.size(), vsCpu.worst, vsCpu.same, vsCpu.rows);
-    EXPECT_EQ(differ, 0u) << path;
+    EXPECT_EQ(differ, 0u) << path << ": rows (0-39 and 40-62 prompts, 63-68 one-sequence decodes, 69-74 two-sequence"
+                             " decodes) with differences, row:count:" << rows;
     EXPECT_GE(vsCpu.same * 100, vsCpu.rows * 90) << path;
 }
 }  // namespace
@@ -313,3 +319,4 @@ TEST(CudaTensorCores, StreamedWeightsEqualTheLoadedWeights) {
                                    loaded, "cp.async, unnormalized inputs fused, 2 CTAs");
     }
 }
+
