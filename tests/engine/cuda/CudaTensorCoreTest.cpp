@@ -65,9 +65,10 @@ std::string writeWideHeadTwin(const std::string& name = "tiny-llama-f16.gguf") {
     return path;
 }
 
-// tiny-llama-f16 with a kFfn-wide FFN (random f16 weights in place of its gate, up and down
-// matrices; 1408 by default: down projection rows of 2816 bytes).
-std::string writeWideFfnTwin(uint64_t kFfn = 1408) {
+// tiny-llama-f16 with a 1408-wide FFN (random f16 weights in place of its gate, up and down
+// matrices): down projection rows of 2816 bytes.
+std::string writeWideFfnTwin() {
+    constexpr uint64_t kFfn = 1408;
     auto src = GgufFile::open(modelPath("tiny-llama-f16.gguf"));
     EXPECT_TRUE(src.ok());
     GgufWriter w;
@@ -93,7 +94,7 @@ std::string writeWideFfnTwin(uint64_t kFfn = 1408) {
         }
         EXPECT_TRUE(w.addTensor(t.name, t.type, dims, std::move(bytes)).ok());
     }
-    const std::string path = ::testing::TempDir() + "/hearth-ffn" + std::to_string(kFfn) + "-tiny-llama-f16.gguf";
+    const std::string path = ::testing::TempDir() + "/hearth-ffn1408-tiny-llama-f16.gguf";
     EXPECT_TRUE(w.write(path).ok());
     return path;
 }
@@ -319,4 +320,3 @@ TEST(CudaTensorCores, StreamedWeightsEqualTheLoadedWeights) {
                                    loaded, "cp.async, unnormalized inputs fused, 2 CTAs");
     }
 }
-

@@ -106,12 +106,11 @@ __global__ void __launch_bounds__(kSplit ? 128 : 64) attentionMmaKernel(const At
     };
     // Keys older than the sequence's first token in this step were stored by earlier steps: the
     // first chunk is in flight before the wait when it has only those (decode: all partitions but
-    // the last). Not keys older than the tile's first token: a prompt's later tiles see keys of its
-    // earlier tiles, which the kernel before this one is still storing (it was so, and a prompt's
-    // tiles after the first read whatever the blocks held before: rows of a 40-token prompt
-    // differed between two fresh backends). (Having both chunks of a two-chunk partition in flight
-    // before the wait, the step's own keys after it, measured the same at batch 1 on the H200:
-    // 403.6 vs 402.8 tok/s, llama8b Q4_K_M.)
+    // the last). A prompt's tiles after the first also see keys of its earlier tiles, which the
+    // kernel before this one is still storing: those wait (copying every chunk before the tile's
+    // first token early was a race; CudaBatch.PromptsNeverSeeStaleKeys). (Having both chunks of a
+    // two-chunk partition in flight before the wait, the step's own keys after it, measured the same
+    // at batch 1 on the H200: 403.6 vs 402.8 tok/s, llama8b Q4_K_M.)
     const bool early = kBase + kKeys <= sq.startPos;
     if (early) issue(0, 0);
     pdlWait();
