@@ -86,8 +86,9 @@ Status CudaStage::init(const HearthCudaStageArgs& a) {
     caps_.sharedOptin = static_cast<int>(prop.sharedMemPerBlockOptin);
     caps_.sharedPerSm = static_cast<int>(prop.sharedMemPerMultiprocessor);
     caps_.tensorCores = std::getenv("HEARTH_CUDA_NO_MMA") == nullptr && prepareQuantMma(caps_.sharedOptin) == cudaSuccess;
-    // Dense decode launches stream their weights through shared memory (DenseStreamGemv.cu): bulk copies
-    // on sm_90 and newer. HEARTH_CUDA_STREAM_GEMV=0 / 1 / 2 (measuring, tests): off, cp.async, bulk.
+    // Dense decode launches stream their weights through shared memory (DenseStreamGemv.cu), k-quant
+    // ones copy theirs by bulk copies (KQuantGemv.cu), on sm_90 and newer. HEARTH_CUDA_STREAM_GEMV=0 /
+    // 1 / 2 (measuring, tests): off, cp.async, bulk.
     caps_.streamGemv = prop.major >= 9 ? 2 : 0;
     if (const char* v = std::getenv("HEARTH_CUDA_STREAM_GEMV")) caps_.streamGemv = std::clamp(std::atoi(v), 0, prop.major >= 9 ? 2 : 1);
     if (caps_.streamGemv && prepareDenseStream(caps_.sharedOptin) != cudaSuccess) caps_.streamGemv = 0;

@@ -95,7 +95,8 @@ struct GemvParams {
     // One- and two-token launches of the dense kernel (2-byte weights, 16-byte rows) on the
     // streamed form (DenseStreamGemv.cu): 0 off, 1 cp.async, 2 bulk copies (sm_90); streamStages pieces
     // per warp in the ring (2-4 with cp.async, 2-8 with bulk copies; 4 by default: 3 and 5 were
-    // slower on the H200, 235.7 and 238.9 against 240.4 tok/s at llama8b F16 batch 1).
+    // slower on the H200, 235.7 and 238.9 against 240.4 tok/s at llama8b F16 batch 1). With 2, the
+    // Q4_K / Q5_K / Q6_K kernel's one- and two-token launches copy their pieces by bulk copies too.
     int streamWeights = 0;
     int streamStages = 4;
     int streamMaxCtas = 0;           // a cap on its persistent launch's CTAs (0: what is resident)

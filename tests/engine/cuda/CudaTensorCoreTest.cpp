@@ -65,10 +65,9 @@ std::string writeWideHeadTwin(const std::string& name = "tiny-llama-f16.gguf") {
     return path;
 }
 
-// tiny-llama-f16 with a 1408-wide FFN (random f16 weights in place of its gate, up and down
-// matrices): down projection rows of 2816 bytes.
-std::string writeWideFfnTwin() {
-    constexpr uint64_t kFfn = 1408;
+// tiny-llama-f16 with a kFfn-wide FFN (random f16 weights in place of its gate, up and down
+// matrices; by default 1408: down projection rows of 2816 bytes).
+std::string writeWideFfnTwin(uint64_t kFfn = 1408) {
     auto src = GgufFile::open(modelPath("tiny-llama-f16.gguf"));
     EXPECT_TRUE(src.ok());
     GgufWriter w;
@@ -94,7 +93,7 @@ std::string writeWideFfnTwin() {
         }
         EXPECT_TRUE(w.addTensor(t.name, t.type, dims, std::move(bytes)).ok());
     }
-    const std::string path = ::testing::TempDir() + "/hearth-ffn1408-tiny-llama-f16.gguf";
+    const std::string path = ::testing::TempDir() + "/hearth-ffn" + std::to_string(kFfn) + "-tiny-llama-f16.gguf";
     EXPECT_TRUE(w.write(path).ok());
     return path;
 }
@@ -319,4 +318,30 @@ TEST(CudaTensorCores, StreamedWeightsEqualTheLoadedWeights) {
                                     {"HEARTH_CUDA_STREAM_MAX_CTAS", "2"}},
                                    loaded, "cp.async, unnormalized inputs fused, 2 CTAs");
     }
+}
+
+// One- and two-token launches of the Q4_K / Q5_K / Q6_K kernel on sm_90 copy each piece of weights
+// as one bulk copy per row (lane 0) instead of 16-byte cp.async copies by every lane: the same
+// logits bit for bit (HEARTH_CUDA_STREAM_GEMV=0 keeps cp.async). The tiny models' rows are one or
+// two blocks (a partial piece); a 4096-wide-FFN twin quantized here to Q4_K_M has down projections
+// of two whole pieces a row (Q6_K in one layer, Q4_K in the other); tiny-qwen3 and the
+// 128-wide-head twin (RoPE in the epilogue) around them.
+TEST(CudaTensorCores, BulkCopiedKQuantPiecesChangeNoLogit) {
+    SKIP_WITHOUT_GPU();
+    const std::string wide = ::testing::TempDir() + "/hearth-ffn4096-tiny-llama-q4_k_m.gguf";
+    QuantizeParams qp;
+    qp.inputPath = writeWideFfnTwin(4096);
+    qp.outputPath = wide;
+    qp.mix = "Q4_K_M";
+    auto q = quantizeModel(qp);
+    ASSERT_TRUE(q.ok()) << q.error().toString();
+    auto file = GgufFile::open(wide);
+    ASSERT_TRUE(file.ok());
+    for (const GgufTensorInfo& t : (*file)->tensors()) {
+        if (t.name == "blk.0.ffn_down.weight") EXPECT_EQ(t.type, TensorType::Q4_K);
+        if (t.name == "blk.1.ffn_down.weight") EXPECT_EQ(t.type, TensorType::Q6_K);
+    }
+    for (const std::string& path : {modelPath("tiny-llama-q4_k_m.gguf"), modelPath("tiny-llama-q5_k_m.gguf"),
+                                    modelPath("tiny-qwen3-q4_k_m.gguf"), writeWideHeadTwin("tiny-llama-q4_k_m.gguf"), wide})
+        expectSwitchChangesNoLogit(path, {}, {{"HEARTH_CUDA_STREAM_GEMV", "0"}}, "bulk vs cp.async pieces");
 }
