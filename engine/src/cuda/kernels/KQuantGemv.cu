@@ -4,8 +4,9 @@
 // 1.4-2.4 TB/s, bound by instruction issue rather than by memory.
 //
 // Data movement is the general kernel's: each warp owns two rows (or a gate / up pair) and walks
-// them in pieces of 8 blocks (2048 weights), copied to its shared memory with cp.async, the next
-// piece in flight while the current one is decoded. What differs is the decoding:
+// them in pieces of 8 blocks (2048 weights), copied to its shared memory with cp.async (bulk copies
+// for one- and two-token launches on sm_90), the next piece in flight while the current one is
+// decoded. What differs is the decoding:
 //  - a lane takes one quarter of one block (64 weights) per row and piece, so its scales are
 //    unpacked once for 64 weights, from one 16-byte header load (Q4_K / Q5_K) with fixed shifts;
 //  - the activation sums the mins need (and Q6_K's -32 offset) come precomputed from the input
@@ -248,21 +249,21 @@ __global__ void __launch_bounds__(128, MaxT == 1 ? 5 : 4) kquantGemvKernel(const
                     if (issueOk & (1 << s)) bulkCopy(dst + s * kSlot, isrc + s * rowDelta, bytes, bar);
             }
         } else {
-        constexpr int kVecsPerLane = (kPieceBytes / 16 + 31) / 32;
+            constexpr int kVecsPerLane = (kPieceBytes / 16 + 31) / 32;
 #pragma unroll
-        for (int s = 0; s < 2; ++s)
-            warpCopy16At<kVecsPerLane>(dst + s * kSlot + 16 * lane, isrc + s * rowDelta + 16 * lane, bytes >> 4, lane,
-                                       issueOk & (1 << s));
-        if (bytes & 15) {  // a partial Q6_K piece's 2-byte tail, by plain loads
+            for (int s = 0; s < 2; ++s)
+                warpCopy16At<kVecsPerLane>(dst + s * kSlot + 16 * lane, isrc + s * rowDelta + 16 * lane, bytes >> 4, lane,
+                                           issueOk & (1 << s));
+            if (bytes & 15) {  // a partial Q6_K piece's 2-byte tail, by plain loads
 #pragma unroll
-            for (int s = 0; s < 2; ++s) {
-                if (!(issueOk & (1 << s))) continue;
-                uint16_t* d = reinterpret_cast<uint16_t*>(sw[warp][item & 1][s]);
-                const auto* from = reinterpret_cast<const unsigned short*>(isrc + s * rowDelta);
-                for (int i = (bytes >> 4 << 3) + lane; i < (bytes >> 1); i += 32) d[i] = __ldg(from + i);
+                for (int s = 0; s < 2; ++s) {
+                    if (!(issueOk & (1 << s))) continue;
+                    uint16_t* d = reinterpret_cast<uint16_t*>(sw[warp][item & 1][s]);
+                    const auto* from = reinterpret_cast<const unsigned short*>(isrc + s * rowDelta);
+                    for (int i = (bytes >> 4 << 3) + lane; i < (bytes >> 1); i += 32) d[i] = __ldg(from + i);
+                }
             }
-        }
-        cpCommit();
+            cpCommit();
         }
         if (++issuePc < nPieces) {
             isrc += kPieceBytes;
