@@ -108,6 +108,7 @@ struct GemvParams {
     int fusedPrep = 0;
     RopeStoreParams rope;            // the fused RoPE / KV store (mode 0, rowsPerWarp 2), for segments
     int ropeRole[3] = {-1, -1, -1};  // with a role: 0 Q (rotated, written to y), 1 K, 2 V (to the pool)
+    int measureSkipMath = 0;         // HEARTH_CUDA_SKIP=kqmath (MeasureSkips.h): the k-quant kernel only copies
 };
 constexpr int kGemvMaxT = 8;          // largest token count the matrix-vector kernels take
 constexpr int kDenseGemvMaxT = 4;     // ... and the one LinearOps gives them for dense weights
@@ -138,6 +139,7 @@ struct MmaParams {
     int totalRows = 0;               // rows of all segments (2 * rows in mode 2)
     float* partial = nullptr;        // [splits][T][totalRows] when the K range is split
     int stages = 2;                  // K steps in flight (quantMmaPlan)
+    int measureSkipMath = 0;         // HEARTH_CUDA_SKIP=mmamath (MeasureSkips.h): only the copies run
 };
 
 // How a launch of T tokens runs on a device with `sharedOptin` bytes of shared memory per block and

@@ -158,6 +158,8 @@ Status LinearOps::gemv(const LinearInput& in, std::span<const Projection> projs,
     g.actSum = actSum_.as<float>();
     g.actDense = denseInput(gemvFormat(w0.type));
     g.mode = mode;
+    static const bool skipMath = measureSkips("kqmath");
+    g.measureSkipMath = skipMath;
     g.nSeg = static_cast<int>(projs.size());
     // Two rows per warp share each activation load; one row per warp (more warps for launches
     // with few rows) measured slower on the H200 for an 8B model. HEARTH_CUDA_GEMV_ROWS=1 (measuring).
@@ -255,6 +257,8 @@ Status LinearOps::mma(const LinearInput& in, std::span<const Projection> projs, 
         m.T = std::min(plan.maxT, in.rows - t0);
         m.mode = mode;
         m.stages = plan.stages;
+        static const bool skipMath = measureSkips("mmamath");
+        m.measureSkipMath = skipMath;
         m.partial = partial_.as<float>();
         int ctas = 0;
         if (mode == 2) {

@@ -294,7 +294,7 @@ __global__ void __launch_bounds__(128, MaxT == 1 ? 5 : 4) kquantGemvKernel(const
         else cpWaitPending(1);
         __syncwarp();
         const int blk = pc * kPieceBlocks + pb;
-        if (blk < nb) {
+        if (blk < nb && !p.measureSkipMath) {
             Quarter w[2];
 #pragma unroll
             for (int s = 0; s < 2; ++s)

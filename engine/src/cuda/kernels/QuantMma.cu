@@ -229,6 +229,7 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantMmaKernel(c
         const uint8_t* raw = smem + stUse * kStage;
         stUse = stUse + 1 == p.stages ? 0 : stUse + 1;
         const uint8_t* xs = raw + kBM * S::kRawLd;
+        if (p.measureSkipMath) continue;
         {
             const uint8_t* base = raw + facSlot * S::kRawLd + misalign(facRow, ks);
 #pragma unroll
