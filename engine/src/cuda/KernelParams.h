@@ -108,7 +108,7 @@ struct GemvParams {
     int fusedPrep = 0;
     RopeStoreParams rope;            // the fused RoPE / KV store (mode 0, rowsPerWarp 2), for segments
     int ropeRole[3] = {-1, -1, -1};  // with a role: 0 Q (rotated, written to y), 1 K, 2 V (to the pool)
-    int measureSkipMath = 0;         // HEARTH_CUDA_SKIP=kqmath (MeasureSkips.h): the k-quant kernel only copies
+    int measureSkipMath = 0;         // HEARTH_CUDA_SKIP=kqmath (MeasureSkips.h): the k-quant kernel only copies weights
 };
 constexpr int kGemvMaxT = 8;          // largest token count the matrix-vector kernels take
 constexpr int kDenseGemvMaxT = 4;     // ... and the one LinearOps gives them for dense weights

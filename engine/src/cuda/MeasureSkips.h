@@ -1,9 +1,10 @@
 #pragma once
 // HEARTH_CUDA_SKIP=attention,rope,prep,gemv,mma,reduce (measuring only): the named kernels of a
 // step are not launched (kqmath, mmamath: the k-quant matrix-vector and the tensor-core kernels run
-// without their arithmetic, moving their data only), so a benchmark's step time without them shows
-// what they cost inside the real step (PDL overlap and all), which per-kernel profiles of serialized
-// launches cannot. The outputs are garbage while it is set; nothing but the benchmarks should set it.
+// without their arithmetic, copying their weights only, and the latter its inputs), so a
+// benchmark's step time without them shows what they cost inside the real step (PDL overlap and
+// all), which per-kernel profiles of serialized launches cannot. The outputs are garbage while it is
+// set; nothing but the benchmarks should set it.
 #include <cstdlib>
 #include <string>
 
