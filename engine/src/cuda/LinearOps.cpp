@@ -158,8 +158,6 @@ Status LinearOps::gemv(const LinearInput& in, std::span<const Projection> projs,
     g.actSum = actSum_.as<float>();
     g.actDense = denseInput(gemvFormat(w0.type));
     g.mode = mode;
-    static const bool skipMath = measureSkips("kqmath");
-    g.measureSkipMath = skipMath;
     g.nSeg = static_cast<int>(projs.size());
     // Two rows per warp share each activation load; one row per warp (more warps for launches
     // with few rows) measured slower on the H200 for an 8B model. HEARTH_CUDA_GEMV_ROWS=1 (measuring).
@@ -192,8 +190,9 @@ Status LinearOps::gemv(const LinearInput& in, std::span<const Projection> projs,
         g.nSeg = 1;
         g.seg[1].w = projs[1].w->data;
     }
-    static const bool skip = measureSkips("gemv");
+    static const bool skip = measureSkips("gemv"), skipMath = measureSkips("kqmath");
     if (skip) return Status::success();
+    g.measureSkipMath = skipMath;
     return cudaStatus(launchGemv(g, cta, stream_), "matrix-vector product");
 }
 
@@ -245,7 +244,7 @@ Status LinearOps::mma(const LinearInput& in, std::span<const Projection> projs, 
     const DevTensor& w0 = *projs[0].w;
     const MmaPlan plan = quantMmaPlan(w0.type, in.rows, caps_.sharedOptin, caps_.sharedPerSm);
     if (plan.maxT <= 0) return makeError(ErrorCode::Internal, "tensor-core path chosen for a shape it cannot run");
-    static const bool skip = measureSkips("mma");
+    static const bool skip = measureSkips("mma"), skipMath = measureSkips("mmamath");
     if (skip) return Status::success();
     // Devices with little shared memory take the tokens in several launches.
     for (int t0 = 0; t0 < in.rows; t0 += plan.maxT) {
@@ -257,7 +256,6 @@ Status LinearOps::mma(const LinearInput& in, std::span<const Projection> projs, 
         m.T = std::min(plan.maxT, in.rows - t0);
         m.mode = mode;
         m.stages = plan.stages;
-        static const bool skipMath = measureSkips("mmamath");
         m.measureSkipMath = skipMath;
         m.partial = partial_.as<float>();
         int ctas = 0;
