@@ -3,6 +3,7 @@
 # bench binaries (and hearth-cli when built without Qt), libhearth-cuda.so and the shared test
 # models, references and text.
 # Usage: bench/gpu/pack.sh BUILD_DIR [model files...]   (default models: every tiny-*, stories260K, coder-f16)
+# PACK_BINS (which binaries), NO_CLI=1, PACK_XZ=1, PACK_OLD_LIB (below) change what goes in.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:?build dir}; shift || true
@@ -23,6 +24,12 @@ if [ "${NO_CLI:-0}" != 1 ] && [ -x "$build/bin/hearth-cli" ] && ! ldd "$build/bi
   ldd "$build/bin/hearth-cli" | awk '/libicu/ {print $3}' | xargs -r -I{} cp -L {} "$stage/lib/"
 fi
 strip -o "$stage/lib/libhearth-cuda.so" "$build/lib/libhearth-cuda.so"
+# PACK_OLD_LIB: another build's libhearth-cuda.so, carried as lib/old/ for A/B runs in the same call
+# (a bench spec's HEARTH_CUDA_LIB=/tmp/h/lib/old/libhearth-cuda.so; ~10 MB packed).
+if [ -n "${PACK_OLD_LIB:-}" ]; then
+  mkdir -p "$stage/lib/old"
+  strip -o "$stage/lib/old/libhearth-cuda.so" "$PACK_OLD_LIB"
+fi
 cp -r "$shared/testdata/reference" "$shared/testdata/text" "$stage/shared/testdata/"
 models=("$@")
 [ ${#models[@]} -eq 0 ] && models=(tiny-llama-f16.gguf tiny-llama-q2_k.gguf tiny-llama-q3_k_m.gguf tiny-llama-q4_0.gguf
