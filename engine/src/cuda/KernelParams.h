@@ -38,6 +38,9 @@ struct ActPrepParams {
     float* outScale = nullptr;       // [rows][cols/32]
     float* outSum = nullptr;         // [rows][cols/32]: Q8_1 d * sum(q); Q8_K (as int32) the sums of
                                      // q over each half unit, low / high 16 bits
+    // FQ8_K only, when set: the Q8_K form too (outQ, outScale) and f16 d * sum(q) per unit here
+    // ([rows][cols/32]), for the integer tensor-core kernel (QuantMmaI8.cu).
+    __half* outUnitSum = nullptr;
 };
 
 struct GemvSeg {
@@ -140,6 +143,10 @@ struct MmaParams {
     float* partial = nullptr;        // [splits][T][totalRows] when the K range is split
     int stages = 2;                  // K steps in flight (quantMmaPlan)
     int measureSkipMath = 0;         // HEARTH_CUDA_SKIP=mmamath (MeasureSkips.h): only the copies run
+    // The integer form (launchQuantMmaI8) reads the Q8_K form of the same inputs instead of x:
+    const int8_t* xq = nullptr;      // [T][cols]
+    const float* xScale = nullptr;   // [T][cols/32] (one value per 256)
+    const __half* xUnitSum = nullptr;  // [T][cols/32] f16 scale * sum of the unit's int8 values
 };
 
 // How a launch of T tokens runs on a device with `sharedOptin` bytes of shared memory per block and
@@ -238,6 +245,13 @@ MmaPlan quantMmaPlan(int type, int T, int sharedOptin, int sharedPerSm);
 int quantMmaSplits(int ctas, int cols, int multiProcessors, int ctasPerSm, int maxSplits);
 int quantMmaCtas(int rows, int mode);  // CTAs of one segment (mode 2: of the pair)
 cudaError_t launchQuantMma(const MmaParams& p, int splits, cudaStream_t s);
+// Adds the split-K partial sums of a launch with `splits` > 1 in split order (both forms).
+cudaError_t launchMmaSplitReduce(const MmaParams& p, int splits, cudaStream_t s);
+// The integer form for Q4_K and Q5_K weights (QuantMmaI8.cu): the same launch shapes and epilogues.
+bool quantMmaI8Supports(int type);
+cudaError_t prepareQuantMmaI8(int sharedOptin);
+MmaPlan quantMmaI8Plan(int type, int T, int sharedOptin, int sharedPerSm);
+cudaError_t launchQuantMmaI8(const MmaParams& p, int splits, cudaStream_t s);
 cudaError_t launchSiluMul(float* g, const float* u, int64_t n, cudaStream_t s);
 cudaError_t launchSample(const SampleParams& p, int rows, cudaStream_t s);
 cudaError_t launchCopyRows(float* dst, const float* src, const int32_t* rowIndex, int rows, int cols, cudaStream_t s);

@@ -141,6 +141,7 @@ Result<ActPrepParams> LinearOps::prepParams(const LinearInput& in, int fmt) cons
     a.outQ = actQ_.as<int8_t>();
     a.outScale = actScale_.as<float>();
     a.outSum = fmt == kActQ8_1 || fmt == kActQ8_K ? actSum_.as<float>() : nullptr;
+    if (fmt == kActFQ8_K && caps_.i8Mma) a.outUnitSum = actSum_.as<__half>();  // for QuantMmaI8 (Q4_K, Q5_K)
     return a;
 }
 
@@ -242,7 +243,9 @@ bool LinearOps::mmaEligible(const LinearInput& in, const DevTensor& w) const {
 
 Status LinearOps::mma(const LinearInput& in, std::span<const Projection> projs, int mode, float* pairOut) {
     const DevTensor& w0 = *projs[0].w;
-    const MmaPlan plan = quantMmaPlan(w0.type, in.rows, caps_.sharedOptin, caps_.sharedPerSm);
+    const bool i8 = caps_.i8Mma && quantMmaI8Supports(w0.type);
+    const MmaPlan plan = i8 ? quantMmaI8Plan(w0.type, in.rows, caps_.sharedOptin, caps_.sharedPerSm)
+                            : quantMmaPlan(w0.type, in.rows, caps_.sharedOptin, caps_.sharedPerSm);
     if (plan.maxT <= 0) return makeError(ErrorCode::Internal, "tensor-core path chosen for a shape it cannot run");
     static const bool skip = measureSkips("mma"), skipMath = measureSkips("mmamath");
     if (skip) return Status::success();
@@ -258,6 +261,11 @@ Status LinearOps::mma(const LinearInput& in, std::span<const Projection> projs, 
         m.stages = plan.stages;
         m.measureSkipMath = skipMath;
         m.partial = partial_.as<float>();
+        if (i8) {
+            m.xq = actQ_.as<int8_t>() + static_cast<int64_t>(t0) * m.cols;
+            m.xScale = actScale_.as<float>() + static_cast<int64_t>(t0) * (m.cols / 32);
+            m.xUnitSum = actSum_.as<__half>() + static_cast<int64_t>(t0) * (m.cols / 32);
+        }
         int ctas = 0;
         if (mode == 2) {
             const int F = static_cast<int>(w0.rows);
@@ -279,7 +287,8 @@ Status LinearOps::mma(const LinearInput& in, std::span<const Projection> projs, 
         const uint64_t perSplit = static_cast<uint64_t>(m.T) * m.totalRows * 4;
         const int maxSplits = static_cast<int>(std::min<uint64_t>(16, partial_.size() / perSplit));
         const int splits = quantMmaSplits(ctas, m.cols, caps_.multiProcessors, plan.ctasPerSm, maxSplits);
-        HEARTH_TRY(cudaStatus(launchQuantMma(m, splits, stream_), "tensor-core matrix product"));
+        HEARTH_TRY(cudaStatus(i8 ? launchQuantMmaI8(m, splits, stream_) : launchQuantMma(m, splits, stream_),
+                              "tensor-core matrix product"));
     }
     return Status::success();
 }

@@ -42,6 +42,7 @@ struct DeviceCaps {
     int sharedOptin = 48 << 10;      // shared memory a block may opt in to
     int sharedPerSm = 100 << 10;     // shared memory of a multiprocessor
     bool tensorCores = false;        // the fused tensor-core path is usable (prepareQuantMma)
+    bool i8Mma = false;              // Q4_K takes its integer form (prepareQuantMmaI8)
     int streamGemv = 0;              // GemvParams::streamWeights for dense decode launches
 };
 

@@ -162,7 +162,7 @@ __device__ __forceinline__ void emitChunk(const ActPrepParams& p, int e0, const 
         __half* o = static_cast<__half*>(p.outHalf) + outBase + e0;
 #pragma unroll
         for (int k = 0; k < 8; ++k) o[k] = __float2half_rn(__fmul_rn(static_cast<float>(q[k]), dUse));
-        return;
+        if (!p.outUnitSum) return;
     }
     uint32_t w0 = 0, w1 = 0;
 #pragma unroll
@@ -173,6 +173,11 @@ __device__ __forceinline__ void emitChunk(const ActPrepParams& p, int e0, const 
     *reinterpret_cast<uint2*>(p.outQ + outBase + e0) = make_uint2(w0, w1);
     if ((lane & 3) == 0) {
         p.outScale[unitBase + e0 / 32] = dUse;
+        if (p.outUnitSum) {
+            // FQ8_K for the integer tensor-core kernel: the unit's whole sum, times the scale.
+            const int lower = static_cast<int16_t>(halfSums & 0xFFFF), upper = halfSums >> 16;
+            p.outUnitSum[unitBase + e0 / 32] = __float2half_rn(__fmul_rn(dUse, static_cast<float>(lower + upper)));
+        }
         if (p.outSum && p.fmt == kActQ8_K) reinterpret_cast<int*>(p.outSum)[unitBase + e0 / 32] = halfSums;
         else if (p.outSum) p.outSum[unitBase + e0 / 32] = sum;
     }

@@ -358,10 +358,8 @@ size_t smemBytes(int type, int T, int stages) {
 template <int TT, int NT>
 cudaError_t launchTiles(const MmaParams& p, int ctas, int splits, cudaStream_t s) {
     cudaError_t e = launchKernel(quantMmaKernel<TT, NT>, dim3(ctas, splits), kThreads, smemBytes(TT, p.T, p.stages), s, p);
-    static const bool skipReduce = measureSkips("reduce");
-    if (e != cudaSuccess || splits == 1 || skipReduce) return e;
-    const int64_t n = static_cast<int64_t>(p.T) * (p.mode == 2 ? p.totalRows / 2 : p.totalRows);
-    return launchKernel(splitReduceKernel, static_cast<unsigned>((n + 255) / 256), 256, 0, s, p, splits);
+    if (e != cudaSuccess || splits == 1) return e;
+    return launchMmaSplitReduce(p, splits, s);
 }
 
 template <int TT>
@@ -386,6 +384,13 @@ cudaError_t prepareType(int optin) {
 }
 
 }  // namespace
+
+cudaError_t launchMmaSplitReduce(const MmaParams& p, int splits, cudaStream_t s) {
+    static const bool skipReduce = measureSkips("reduce");
+    if (skipReduce) return cudaSuccess;
+    const int64_t n = static_cast<int64_t>(p.T) * (p.mode == 2 ? p.totalRows / 2 : p.totalRows);
+    return launchKernel(splitReduceKernel, static_cast<unsigned>((n + 255) / 256), 256, 0, s, p, splits);
+}
 
 cudaError_t prepareQuantMma(int sharedOptin) {
     for (cudaError_t e : {prepareType<2>(sharedOptin), prepareType<3>(sharedOptin), prepareType<6>(sharedOptin),
