@@ -56,7 +56,7 @@ for spec in ${HEARTH_BENCH:-}; do
     --tests "$tests" --dir "$dir" --batch-invariant "$inv" --json "$OUT/bench.jsonl" ${HEARTH_BENCH_SEQS:+--seqs $HEARTH_BENCH_SEQS}
 done
 ncu_summary() {
-  python3 - "$1" <<'PY'
+  python3 - "$1" "${HEARTH_NCU_EXTRA:-}" <<'PY'
 import csv, sys, collections, re
 rows = [l for l in open(sys.argv[1]) if l.startswith('"')]
 agg = collections.defaultdict(lambda: collections.defaultdict(float))
@@ -91,12 +91,19 @@ for n, a in sorted(agg.items(), key=lambda x: -x[1]["t"]):
     print("%-60s %5d %9.1f %5.1f%% %6.0f %7.2f %4.0f %6.0f %5.1f %9.0f" % (n, a["n"], a["t"] / 1e3, 100 * a["t"] / max(total, 1),
           a["b"] / max(a["t"], 1), a["t"] / k / 1e3, a["launch__registers_per_thread"] / k, a["launch__grid_size"] / k,
           a["sm__warps_active.avg.pct_of_peak_sustained_active"] / k, a["smsp__inst_executed.sum"] / k))
+extra = [m for m in sys.argv[2].split(",") if m]
+if extra:
+    print("per kernel, the metrics of HEARTH_NCU_EXTRA (mean per launch)")
+    for n, a in sorted(agg.items(), key=lambda x: -x[1]["t"])[:8]:
+        k = max(a["n"], 1)
+        print("%-60s %s" % (n, " ".join("%s %.4g" % (m, a[m] / k) for m in extra)))
 print("total kernel time %.1f us" % (total / 1e3))
 PY
 }
 # HEARTH_NCU="shape:mix:tests:seqs:skip:count[:VAR=value,...] ...": per-kernel durations and DRAM traffic
 # of the launches after the first `skip` (a steady-state step), each run summarized in ncu-N.txt;
 # HEARTH_NCU_KERNEL (a regex) profiles only the kernels it matches (skip and count count those).
+# HEARTH_NCU_EXTRA=metric,metric: more Nsight metrics, their per-launch means in the summary.
 i=0
 for spec in ${HEARTH_NCU:-}; do
   IFS=: read -r shape mix tests seqs skip count envs <<< "$spec"  # envs: VAR=value,VAR2=value for this run
@@ -105,7 +112,7 @@ for spec in ${HEARTH_NCU:-}; do
   src=(--keep 1); [ -f "$model" ] && src=(--model "$model")
   # shellcheck disable=SC2086
   t "ncu-$i" 240 env ${envs//,/ } "$ncu" --clock-control none --csv --print-units base ${HEARTH_NCU_KERNEL:+--kernel-name "regex:$HEARTH_NCU_KERNEL"} \
-    --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,launch__registers_per_thread,launch__grid_size,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum${HEARTH_NCU_STALLS:+,smsp__issue_active.avg.pct_of_peak_sustained_active,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio}${HEARTH_NCU_PIPES:+,regex:sm__inst_executed_pipe_[a-z0-9_]*\.avg\.pct_of_peak_sustained_active} --launch-skip "${skip:-1500}" \
+    --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,launch__registers_per_thread,launch__grid_size,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum${HEARTH_NCU_STALLS:+,smsp__issue_active.avg.pct_of_peak_sustained_active,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio}${HEARTH_NCU_PIPES:+,regex:sm__inst_executed_pipe_[a-z0-9_]*\.avg\.pct_of_peak_sustained_active}${HEARTH_NCU_EXTRA:+,$HEARTH_NCU_EXTRA} --launch-skip "${skip:-1500}" \
     --launch-count "${count:-400}" bin/hearth-gpu-bench --shape "$shape" --mix "$mix" "${src[@]}" --tests "${tests:-decode}" \
     --seqs "${seqs:-64}" --dir "$dir"
   { echo "== $spec"; ncu_summary "$OUT/ncu-$i.log"; } > "$OUT/ncu-$i.txt" 2>&1

@@ -86,9 +86,13 @@ Status CudaStage::init(const HearthCudaStageArgs& a) {
     caps_.sharedOptin = static_cast<int>(prop.sharedMemPerBlockOptin);
     caps_.sharedPerSm = static_cast<int>(prop.sharedMemPerMultiprocessor);
     caps_.tensorCores = std::getenv("HEARTH_CUDA_NO_MMA") == nullptr && prepareQuantMma(caps_.sharedOptin) == cudaSuccess;
-    // Q4_K and Q5_K weights on the integer tensor cores (QuantMmaI8.cu) with HEARTH_CUDA_MMA_I8=1.
+    // Q5_K weights on the integer tensor cores (QuantMmaI8.cu): 2-4% more aggregate decode at 8-64
+    // sequences on an H100. Q4_K there was no faster (docs/benchmarks.md), so it takes that form only
+    // with HEARTH_CUDA_MMA_I8=1; =0 keeps both on the f16 form.
     const char* i8 = std::getenv("HEARTH_CUDA_MMA_I8");
-    caps_.i8Mma = caps_.tensorCores && i8 && std::atoi(i8) == 1 && prepareQuantMmaI8(caps_.sharedOptin) == cudaSuccess;
+    const int i8Mode = i8 ? std::atoi(i8) : -1;
+    if (caps_.tensorCores && i8Mode != 0 && prepareQuantMmaI8(caps_.sharedOptin) == cudaSuccess)
+        caps_.i8MmaTypes = i8Mode == 1 ? (1u << 12) | (1u << 13) : 1u << 13;
     // Dense decode launches stream their weights through shared memory (DenseStreamGemv.cu), k-quant
     // ones copy theirs by bulk copies (KQuantGemv.cu), on sm_90 and newer. HEARTH_CUDA_STREAM_GEMV=0 /
     // 1 / 2 (measuring, tests): off, cp.async, bulk.

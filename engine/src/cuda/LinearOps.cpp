@@ -141,7 +141,8 @@ Result<ActPrepParams> LinearOps::prepParams(const LinearInput& in, int fmt) cons
     a.outQ = actQ_.as<int8_t>();
     a.outScale = actScale_.as<float>();
     a.outSum = fmt == kActQ8_1 || fmt == kActQ8_K ? actSum_.as<float>() : nullptr;
-    if (fmt == kActFQ8_K && caps_.i8Mma) a.outUnitSum = actSum_.as<__half>();  // for QuantMmaI8 (Q4_K, Q5_K)
+    // The integer form's inputs too (QuantMmaI8.cu), whichever k-quant projection reads this input.
+    if (fmt == kActFQ8_K && caps_.i8MmaTypes) a.outUnitSum = actSum_.as<__half>();
     return a;
 }
 
@@ -243,7 +244,7 @@ bool LinearOps::mmaEligible(const LinearInput& in, const DevTensor& w) const {
 
 Status LinearOps::mma(const LinearInput& in, std::span<const Projection> projs, int mode, float* pairOut) {
     const DevTensor& w0 = *projs[0].w;
-    const bool i8 = caps_.i8Mma && quantMmaI8Supports(w0.type);
+    const bool i8 = caps_.i8Mma(w0.type) && quantMmaI8Supports(w0.type);
     const MmaPlan plan = i8 ? quantMmaI8Plan(w0.type, in.rows, caps_.sharedOptin, caps_.sharedPerSm)
                             : quantMmaPlan(w0.type, in.rows, caps_.sharedOptin, caps_.sharedPerSm);
     if (plan.maxT <= 0) return makeError(ErrorCode::Internal, "tensor-core path chosen for a shape it cannot run");

@@ -42,7 +42,10 @@ struct DeviceCaps {
     int sharedOptin = 48 << 10;      // shared memory a block may opt in to
     int sharedPerSm = 100 << 10;     // shared memory of a multiprocessor
     bool tensorCores = false;        // the fused tensor-core path is usable (prepareQuantMma)
-    bool i8Mma = false;              // Q4_K takes its integer form (prepareQuantMmaI8)
+    // The k-quant types whose tensor-core products take the integer form (QuantMmaI8.cu), a bit per
+    // GGUF type: Q5_K by default, Q4_K too with HEARTH_CUDA_MMA_I8=1, none with =0 (CudaStage).
+    uint32_t i8MmaTypes = 0;
+    bool i8Mma(int type) const { return type >= 0 && type < 32 && ((i8MmaTypes >> type) & 1u); }
     int streamGemv = 0;              // GemvParams::streamWeights for dense decode launches
 };
 

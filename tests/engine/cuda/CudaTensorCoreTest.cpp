@@ -118,6 +118,8 @@ TEST(CudaTensorCores, QuantizedMatrixProductMatchesCpuAndCublas) {
         qp.mix = mix;
         auto q = quantizeModel(qp);
         ASSERT_TRUE(q.ok()) << q.error().toString();
+        // The f16 form of every type (HEARTH_CUDA_MMA_I8=0; Q5_K takes the integer form by default).
+        setenv("HEARTH_CUDA_MMA_I8", "0", 1);
         auto fused = gpuBackend(path);
         // From 2 tokens on (instead of from 9) the tensor-core kernel (its one-tile form) in one
         // backend and dequantization + cuBLAS, the path it is compared with, in the other.
@@ -233,7 +235,8 @@ TEST(CudaTensorCores, FlashAttentionMatchesCpuOnLongPrompts) {
 // an empty value unsets) are the same bit for bit and agree with the CPU: prefill steps of two
 // sequences, then decode steps of one (graphs) and of two. With a ratio instead (a switch that
 // changes the order of sums): the switch's logits are as close to the CPU's as the others are, their
-// worst row's relative error at most `ratio` times the others' (or 2e-3), and top-1 within 2 rows.
+// worst row's relative error at most `ratio` times the others' (or 2e-3), and top-1 within 4 rows (of 75:
+// tiny models have near ties).
 namespace {
 using EnvSettings = std::vector<std::pair<const char*, const char*>>;
 
@@ -296,7 +299,7 @@ void expectSwitchChangesNoLogit(const std::string& path, const EnvSettings& onEn
                 vsCpu.rows, offVsCpu.worst, offVsCpu.same, offVsCpu.rows);
     if (ratio > 0) {
         EXPECT_LE(vsCpu.worst, std::max(2e-3, ratio * offVsCpu.worst)) << path;
-        EXPECT_GE(vsCpu.same + 2, offVsCpu.same) << path;
+        EXPECT_GE(vsCpu.same + 4, offVsCpu.same) << path;
     } else
         EXPECT_EQ(differ, 0u) << path << ": rows (0-39 and 40-62 prompts, 63-68 one-sequence decodes, 69-74 two-sequence"
                                  " decodes) with differences, row:count:" << rows;
@@ -379,12 +382,13 @@ TEST(CudaTensorCores, BulkCopiedKQuantPiecesChangeNoLogit) {
 }
 
 // With HEARTH_CUDA_MMA_I8=1, Q4_K and Q5_K matrices in launches of 9..64 tokens take the integer
-// tensor-core form (QuantMmaI8.cu: the inputs' Q8_K int8 values against the weights' 4- or 5-bit
-// values, exact integer sums per 256-element block, the min term in f16). It computes what the
-// CPU's dot products compute, in another order, so its logits are as close to the CPU's as the f16 form's
-// (measured against it here; a misread nibble, scale or token would be off by order 1). tiny-llama
-// Q4_K_M and Q5_K_M (256-wide rows: one K step), tiny-qwen3 and the 4096-wide-FFN twin (16 K steps in its Q4_K down
-// projection, the K range split over CTAs); the 40- and 23-token prompts take 8 and 4 tiles.
+// tensor-core form (QuantMmaI8.cu; Q5_K does by default): the inputs' Q8_K int8 values against the
+// weights' 4- or 5-bit values, exact integer sums per 256-element block, the min term in f16. It
+// computes what the CPU's dot products compute, in another order, so its logits are as close to the
+// CPU's as the f16 form's (HEARTH_CUDA_MMA_I8=0; a misread nibble, scale or token would be off by
+// order 1). tiny-llama Q4_K_M and Q5_K_M (256-wide rows: one K step), tiny-qwen3 and the
+// 4096-wide-FFN twin (16 K steps in its Q4_K down projection, the K range split over CTAs); the 40-
+// and 23-token prompts take 8 and 4 tiles.
 TEST(CudaTensorCores, IntegerKQuantFormAgreesWithTheCpu) {
     SKIP_WITHOUT_GPU();
     const std::string wide = ::testing::TempDir() + "/hearth-ffn4096-i8-tiny-llama-q4_k_m.gguf";
@@ -396,5 +400,5 @@ TEST(CudaTensorCores, IntegerKQuantFormAgreesWithTheCpu) {
     ASSERT_TRUE(q.ok()) << q.error().toString();
     for (const std::string& path : {modelPath("tiny-llama-q4_k_m.gguf"), modelPath("tiny-llama-q5_k_m.gguf"),
                                     modelPath("tiny-qwen3-q4_k_m.gguf"), wide})
-        expectSwitchChangesNoLogit(path, {{"HEARTH_CUDA_MMA_I8", "1"}}, {}, "integer vs f16 form", 1.25);
+        expectSwitchChangesNoLogit(path, {{"HEARTH_CUDA_MMA_I8", "1"}}, {{"HEARTH_CUDA_MMA_I8", "0"}}, "integer vs f16 form", 1.25);
 }

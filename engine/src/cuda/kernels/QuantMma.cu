@@ -21,6 +21,7 @@
 #include <cuda_fp16.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "cuda/KernelParams.h"
 #include "cuda/MeasureSkips.h"
@@ -392,6 +393,21 @@ cudaError_t launchMmaSplitReduce(const MmaParams& p, int splits, cudaStream_t s)
     return launchKernel(splitReduceKernel, static_cast<unsigned>((n + 255) / 256), 256, 0, s, p, splits);
 }
 
+int mmaStagesOverride() {
+    static const int forced = [] {
+        const char* v = std::getenv("HEARTH_CUDA_MMA_STAGES");
+        return v ? std::clamp(std::atoi(v), 0, 4) : 0;
+    }();
+    return forced;
+}
+
+void applyMmaStagesOverride(MmaPlan& pl, size_t bytes, size_t optin, size_t perCta, int sharedPerSm) {
+    const int forced = mmaStagesOverride();
+    if (forced < 2 || bytes > optin) return;
+    pl.stages = forced;
+    pl.ctasPerSm = 2 * (bytes + perCta) <= static_cast<size_t>(sharedPerSm) ? 2 : 1;
+}
+
 cudaError_t prepareQuantMma(int sharedOptin) {
     for (cudaError_t e : {prepareType<2>(sharedOptin), prepareType<3>(sharedOptin), prepareType<6>(sharedOptin),
                           prepareType<7>(sharedOptin), prepareType<8>(sharedOptin), prepareType<10>(sharedOptin),
@@ -420,6 +436,7 @@ MmaPlan quantMmaPlan(int type, int T, int sharedOptin, int sharedPerSm) {
         pl.stages = three <= optin ? 3 : 2;
         pl.ctasPerSm = 1;
     }
+    applyMmaStagesOverride(pl, smemBytes(type, pl.maxT, mmaStagesOverride()), optin, perCta, sharedPerSm);
     return pl;
 }
 
