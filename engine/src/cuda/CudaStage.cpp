@@ -86,7 +86,7 @@ Status CudaStage::init(const HearthCudaStageArgs& a) {
     caps_.sharedOptin = static_cast<int>(prop.sharedMemPerBlockOptin);
     caps_.sharedPerSm = static_cast<int>(prop.sharedMemPerMultiprocessor);
     caps_.tensorCores = std::getenv("HEARTH_CUDA_NO_MMA") == nullptr && prepareQuantMma(caps_.sharedOptin) == cudaSuccess;
-    // Q5_K weights on the integer tensor cores (QuantMmaI8.cu): 2-4% more aggregate decode at 8-64
+    // Q5_K weights on the integer tensor cores (QuantMmaI8.cu): ~3% more aggregate decode at 8-64
     // sequences on an H100. Q4_K there was no faster (docs/benchmarks.md), so it takes that form only
     // with HEARTH_CUDA_MMA_I8=1; =0 keeps both on the f16 form.
     const char* i8 = std::getenv("HEARTH_CUDA_MMA_I8");

@@ -4,7 +4,10 @@
 // Why: the f16 form (QuantMma.cu) copies every token's inputs as f16 into every CTA (at 64 tokens
 // 1.75 times as many bytes as the weights) and dequantizes each weight to f16 first. Here the inputs
 // are the int8 values of the same Q8_K rounding (half the bytes) and the weights' 4-bit values go
-// into the tensor cores as they are (a mask per four), so no weight is dequantized at all.
+// into the tensor cores as they are (a mask per four), so no weight is dequantized at all. Measured
+// on an H100: ~3% more aggregate decode for Q5_K_M at 8-64 sequences, none for Q4_K_M (its f16
+// form's dequantization is cheaper, and here every 8-token tile's unit sums are scaled), so only
+// Q5_K takes this form by default (CudaStage.cpp, docs/benchmarks.md).
 //
 // Numerics. A Q4_K weight is d·sc_u·q − dmin·m_u (q 0..15, sc_u and m_u 6-bit per 32-element unit u,
 // d and dmin f16 per 256-element block); an input is dx·x (x int8, dx per 256 elements of a token).
