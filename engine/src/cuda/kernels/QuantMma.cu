@@ -28,12 +28,13 @@
 #include "cuda/kernels/AsyncCopy.cuh"
 #include "cuda/kernels/GemvCommon.cuh"
 #include "cuda/kernels/Launch.cuh"
+#include "cuda/kernels/MmaCta.cuh"
 #include "cuda/kernels/QuantBlocks.cuh"
 
 namespace hearth::cuda {
 namespace {
 
-constexpr int kBM = 128, kBK = 256, kWarps = 8, kThreads = kWarps * 32;
+constexpr int kBM = kMmaBM, kBK = 256, kThreads = kMmaWarps * 32;
 constexpr int kXRowBytes = kBK * 2;  // one token's f16 inputs of a K step
 constexpr int kUnits = kBK / 32;     // 32-element units of a K step
 constexpr int kStaticSmem = kBM * (2 * kUnits + 1) * 4;  // the kernel's static shared memory (the factor table)
@@ -115,14 +116,9 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantMmaKernel(c
     // Each warp computes and reads only its own 16 rows' factors.
     __shared__ uint32_t fac[kBM][2 * kUnits + 1];
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, g = lane >> 2, tq = lane & 3;
-    int si = 0;
-    while (si + 1 < p.nSeg && static_cast<int>(blockIdx.x) >= p.seg[si + 1].ctaBegin) ++si;
-    const MmaSeg& sg = p.seg[si];
-    const bool pair = p.mode == 2;
-    constexpr int kHalf = kBM / 2;
-    const int rowBase = (static_cast<int>(blockIdx.x) - sg.ctaBegin) * (pair ? kHalf : kBM);
-    auto slotRow = [&](int slot) { return rowBase + (pair ? (slot & (kHalf - 1)) : slot); };
-    auto slotW = [&](int slot) { return pair ? p.seg[slot < kHalf ? 0 : 1].w : sg.w; };
+    const MmaCta cta(p, kBK);
+    const MmaSeg& sg = *cta.sg;
+    auto slotRow = [&](int slot) { return cta.slotRow(slot); };
     // Where a slot's K step starts inside its copied span: the span's offset from 16-byte alignment
     // (only the low four bits matter, so 32-bit arithmetic).
     // Blocks of a multiple of 16 bytes (Q4_K, Q5_K): every row of 256-element blocks starts aligned.
@@ -132,9 +128,7 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantMmaKernel(c
                                  static_cast<uint32_t>(ks) * S::kSpan) & 15u);
     };
 
-    const int kSteps = p.cols / kBK;
-    const int ks0 = static_cast<int>(static_cast<int64_t>(kSteps) * blockIdx.y / gridDim.y);
-    const int nk = static_cast<int>(static_cast<int64_t>(kSteps) * (blockIdx.y + 1) / gridDim.y) - ks0;
+    const int ks0 = cta.ks0, nk = cta.nk;
 
     // Copies. Everything per thread and task that does not change from one K step to the next is
     // computed here once: a copy in the loop is a pointer add, a shared address add and one
@@ -154,7 +148,7 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantMmaKernel(c
         const int task = tid + i * kThreads, slot = task / kRowChunks, c = task - slot * kRowChunks;
         const int row = slotRow(slot);
         wSrc[i] = task < kWTasks && row < sg.rows
-                      ? slotW(slot) + static_cast<uint64_t>(row) * p.rowBytes + (kAlignedRows ? 16 * c : 0)
+                      ? cta.slotW(p, slot) + static_cast<uint64_t>(row) * p.rowBytes + (kAlignedRows ? 16 * c : 0)
                       : nullptr;
         wDst[i] = static_cast<uint32_t>(slot * S::kRawLd + 16 * c);
     }
@@ -270,42 +264,7 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantMmaKernel(c
         __syncwarp();  // the factors are rewritten next step
     }
 
-    // acc[nt]: (slotA, t), (slotA, t + 1), (slotB, t), (slotB, t + 1) with t = 8 nt + 2 tq; f is
-    // called with each of them that falls on a real row and token.
-    auto forEachSum = [&](auto&& f) {
-#pragma unroll
-        for (int nt = 0; nt < NT; ++nt) {
-#pragma unroll
-            for (int k = 0; k < 4; ++k) {
-                const int slot = k < 2 ? slotA : slotB, row = k < 2 ? rowA : rowB, t = nt * 8 + 2 * tq + (k & 1);
-                if (row < sg.rows && t < p.T) f(slot, row, t, acc[nt][k]);
-            }
-        }
-    };
-    const bool split = gridDim.y > 1;
-    if (pair && !split) {
-        // The up rows' sums (warps 4..7) go through shared memory to the gate rows' warps.
-        cpWaitPending(0);
-        __syncthreads();
-        float* up = reinterpret_cast<float*>(smem);  // [64 rows][NT * 8]
-        constexpr int ldu = NT * 8;
-        if (warp >= kWarps / 2) forEachSum([&](int slot, int, int t, float v) { up[(slot - kHalf) * ldu + t] = v; });
-        __syncthreads();
-        if (warp >= kWarps / 2) return;
-        forEachSum([&](int slot, int row, int t, float v) {
-            sg.y[static_cast<int64_t>(t) * sg.ldy + row] = siluMul(v, up[slot * ldu + t]);
-        });
-        return;
-    }
-    forEachSum([&](int slot, int row, int t, float v) {
-        if (split) {
-            const int prow = (pair ? (slot < kHalf ? 0 : sg.rows) : sg.rowOffset) + row;
-            p.partial[(static_cast<int64_t>(blockIdx.y) * p.T + t) * p.totalRows + prow] = v;
-        } else {
-            float* y = sg.y + static_cast<int64_t>(t) * sg.ldy + row;
-            *y = p.mode == 1 ? *y + v : v;
-        }
-    });
+    storeMmaSums<NT>(p, cta, acc, warp, g, tq, smem);
 }
 
 __global__ void splitReduceKernel(const MmaParams p, int splits) {

@@ -33,12 +33,13 @@
 #include "cuda/kernels/AsyncCopy.cuh"
 #include "cuda/kernels/GemvCommon.cuh"
 #include "cuda/kernels/Launch.cuh"
+#include "cuda/kernels/MmaCta.cuh"
 #include "cuda/kernels/QuantBlocks.cuh"
 
 namespace hearth::cuda {
 namespace {
 
-constexpr int kBM = 128, kBK = 256, kWarps = 8, kThreads = kWarps * 32, kHalf = kBM / 2;
+constexpr int kBM = kMmaBM, kBK = 256, kThreads = kMmaWarps * 32;
 // A type's block (one K step of a row): Q4_K 144 bytes (d, dmin, 12 bytes of scales, 128 of
 // nibbles), Q5_K 176 (d, dmin, scales, 32 bytes of fifth bits, the nibbles). In shared memory a
 // row's step takes kWLd bytes, 32 or 96 more than a multiple of 128, so the 8-byte loads of four
@@ -81,17 +82,9 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantMmaI8Kernel
     extern __shared__ __align__(16) uint8_t smem[];
     __shared__ uint32_t fac[kBM][kFacLd];
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, g = lane >> 2, tq = lane & 3;
-    int si = 0;
-    while (si + 1 < p.nSeg && static_cast<int>(blockIdx.x) >= p.seg[si + 1].ctaBegin) ++si;
-    const MmaSeg& sg = p.seg[si];
-    const bool pair = p.mode == 2;
-    const int rowBase = (static_cast<int>(blockIdx.x) - sg.ctaBegin) * (pair ? kHalf : kBM);
-    auto slotRow = [&](int slot) { return rowBase + (pair ? (slot & (kHalf - 1)) : slot); };
-    auto slotW = [&](int slot) { return pair ? p.seg[slot < kHalf ? 0 : 1].w : sg.w; };
-
-    const int kSteps = p.cols / kBK;
-    const int ks0 = static_cast<int>(static_cast<int64_t>(kSteps) * blockIdx.y / gridDim.y);
-    const int nk = static_cast<int>(static_cast<int64_t>(kSteps) * (blockIdx.y + 1) / gridDim.y) - ks0;
+    const MmaCta cta(p, kBK);
+    const MmaSeg& sg = *cta.sg;
+    const int ks0 = cta.ks0, nk = cta.nk;
 
     // Copy tasks, fixed per thread: weights (a row's 9 chunks of a step), then the tokens' inputs
     // (16 chunks of int8), their dx (the first of the unit scales) and their f16 unit sums.
@@ -105,8 +98,8 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantMmaI8Kernel
 #pragma unroll
     for (int i = 0; i < kWPer; ++i) {
         const int task = tid + i * kThreads, slot = task / kWChunks, c = task - slot * kWChunks;
-        const int row = slotRow(slot);
-        wSrc[i] = task < kWTasks && row < sg.rows ? slotW(slot) + static_cast<uint64_t>(row) * p.rowBytes + 16 * c : nullptr;
+        const int row = cta.slotRow(slot);
+        wSrc[i] = task < kWTasks && row < sg.rows ? cta.slotW(p, slot) + static_cast<uint64_t>(row) * p.rowBytes + 16 * c : nullptr;
         wDst[i] = static_cast<uint32_t>(slot * kWLd + 16 * c);
     }
     // Inputs: thread t copies chunk t & 15 of token rows (t >> 4) + 16i, and threads below 16 NT the
@@ -152,7 +145,6 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantMmaI8Kernel
     }
 
     const int slotA = warp * 16 + g, slotB = slotA + 8;
-    const int rowA = slotRow(slotA), rowB = slotRow(slotB);
     // Factors: lane l computes those of slot 16w + (l & 15), units 4(l >> 4) .. 4(l >> 4) + 3.
     const int facSlot = warp * 16 + (lane & 15), facHi = lane >> 4;
     float acc[NT][4];
@@ -256,37 +248,7 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantMmaI8Kernel
         __syncwarp();  // the factors are rewritten next step
     }
 
-    auto forEachSum = [&](auto&& f) {
-#pragma unroll
-        for (int nt = 0; nt < NT; ++nt) {
-#pragma unroll
-            for (int k = 0; k < 4; ++k) {
-                const int slot = k < 2 ? slotA : slotB, row = k < 2 ? rowA : rowB, t = nt * 8 + 2 * tq + (k & 1);
-                if (row < sg.rows && t < p.T) f(slot, row, t, acc[nt][k]);
-            }
-        }
-    };
-    const bool split = gridDim.y > 1;
-    if (pair && !split) {
-        cpWaitPending(0);
-        __syncthreads();
-        float* up = reinterpret_cast<float*>(smem);  // [64 rows][NT * 8]
-        constexpr int ldu = NT * 8;
-        if (warp >= kWarps / 2) forEachSum([&](int slot, int, int t, float v) { up[(slot - kHalf) * ldu + t] = v; });
-        __syncthreads();
-        if (warp >= kWarps / 2) return;
-        forEachSum([&](int slot, int row, int t, float v) { sg.y[static_cast<int64_t>(t) * sg.ldy + row] = siluMul(v, up[slot * ldu + t]); });
-        return;
-    }
-    forEachSum([&](int slot, int row, int t, float v) {
-        if (split) {
-            const int prow = (pair ? (slot < kHalf ? 0 : sg.rows) : sg.rowOffset) + row;
-            p.partial[(static_cast<int64_t>(blockIdx.y) * p.T + t) * p.totalRows + prow] = v;
-        } else {
-            float* y = sg.y + static_cast<int64_t>(t) * sg.ldy + row;
-            *y = p.mode == 1 ? *y + v : v;
-        }
-    });
+    storeMmaSums<NT>(p, cta, acc, warp, g, tq, smem);
 }
 
 int tilesFor(int T) { return T <= 8 ? 1 : T <= 16 ? 2 : T <= 32 ? 4 : 8; }

@@ -1,0 +1,86 @@
+#pragma once
+// What the two tensor-core kernels (QuantMma.cu: f16 form, QuantMmaI8.cu: integer form) share: a
+// CTA's place in a launch and the way its sums leave it.
+//
+// A launch's CTAs: segment s (p.seg[s], up to 3 matrices of the same input) owns CTAs
+// ctaBegin(s) .. ctaBegin(s+1) - 1, each 128 weight rows (mode 0 / 1), or in pair mode (2, one
+// segment, p.seg[0] gate and p.seg[1] up) 64 gate rows in slots 0..63 and the same 64 up rows in
+// slots 64..127. blockIdx.y is the CTA's split of the K range (gridDim.y splits, whole 256-element
+// steps, the first splits no longer than the last).
+#include "cuda/KernelParams.h"
+#include "cuda/kernels/AsyncCopy.cuh"
+#include "cuda/kernels/GemvCommon.cuh"
+
+namespace hearth::cuda {
+
+constexpr int kMmaBM = 128, kMmaHalf = kMmaBM / 2, kMmaWarps = 8;
+
+struct MmaCta {
+    const MmaSeg* sg;   // this CTA's segment
+    bool pair;          // mode 2: gate and up rows
+    int rowBase;        // the segment row of slot 0
+    int ks0, nk;        // the first K step and how many
+
+    __device__ __forceinline__ MmaCta(const MmaParams& p, int stepElems) {
+        int si = 0;
+        while (si + 1 < p.nSeg && static_cast<int>(blockIdx.x) >= p.seg[si + 1].ctaBegin) ++si;
+        sg = &p.seg[si];
+        pair = p.mode == 2;
+        rowBase = (static_cast<int>(blockIdx.x) - sg->ctaBegin) * (pair ? kMmaHalf : kMmaBM);
+        const int kSteps = p.cols / stepElems;
+        ks0 = static_cast<int>(static_cast<int64_t>(kSteps) * blockIdx.y / gridDim.y);
+        nk = static_cast<int>(static_cast<int64_t>(kSteps) * (blockIdx.y + 1) / gridDim.y) - ks0;
+    }
+    // The segment row of a slot (0..127), and the matrix it comes from.
+    __device__ __forceinline__ int slotRow(int slot) const { return rowBase + (pair ? (slot & (kMmaHalf - 1)) : slot); }
+    __device__ __forceinline__ const uint8_t* slotW(const MmaParams& p, int slot) const {
+        return pair ? p.seg[slot < kMmaHalf ? 0 : 1].w : sg->w;
+    }
+};
+
+// The CTA's sums out: acc[nt] of a lane (g, tq) of warp w holds (slotA, t), (slotA, t + 1),
+// (slotB, t), (slotB, t + 1) with slotA = 16w + g, slotB = slotA + 8, t = 8 nt + 2 tq. Split
+// launches write their partial sums (launchMmaSplitReduce adds them); pair launches pass the up
+// rows' sums through shared memory (`smem`, free once every copy has landed) to the gate rows'
+// warps, which write silu(gate) * up; others write (mode 0) or add to (mode 1) y. Every thread of
+// the CTA calls it.
+template <int NT>
+__device__ __forceinline__ void storeMmaSums(const MmaParams& p, const MmaCta& c, const float (&acc)[NT][4], int warp,
+                                             int g, int tq, uint8_t* smem) {
+    const MmaSeg& sg = *c.sg;
+    const int slotA = warp * 16 + g, slotB = slotA + 8;
+    const int rowA = c.slotRow(slotA), rowB = c.slotRow(slotB);
+    auto forEachSum = [&](auto&& f) {
+#pragma unroll
+        for (int nt = 0; nt < NT; ++nt) {
+#pragma unroll
+            for (int k = 0; k < 4; ++k) {
+                const int slot = k < 2 ? slotA : slotB, row = k < 2 ? rowA : rowB, t = nt * 8 + 2 * tq + (k & 1);
+                if (row < sg.rows && t < p.T) f(slot, row, t, acc[nt][k]);
+            }
+        }
+    };
+    const bool split = gridDim.y > 1;
+    if (c.pair && !split) {
+        cpWaitPending(0);
+        __syncthreads();
+        float* up = reinterpret_cast<float*>(smem);  // [64 rows][NT * 8]
+        constexpr int ldu = NT * 8;
+        if (warp >= kMmaWarps / 2) forEachSum([&](int slot, int, int t, float v) { up[(slot - kMmaHalf) * ldu + t] = v; });
+        __syncthreads();
+        if (warp >= kMmaWarps / 2) return;
+        forEachSum([&](int slot, int row, int t, float v) { sg.y[static_cast<int64_t>(t) * sg.ldy + row] = siluMul(v, up[slot * ldu + t]); });
+        return;
+    }
+    forEachSum([&](int slot, int row, int t, float v) {
+        if (split) {
+            const int prow = (c.pair ? (slot < kMmaHalf ? 0 : sg.rows) : sg.rowOffset) + row;
+            p.partial[(static_cast<int64_t>(blockIdx.y) * p.T + t) * p.totalRows + prow] = v;
+        } else {
+            float* y = sg.y + static_cast<int64_t>(t) * sg.ldy + row;
+            *y = p.mode == 1 ? *y + v : v;
+        }
+    });
+}
+
+}  // namespace hearth::cuda
