@@ -243,10 +243,11 @@ cudaError_t prepareQuantMma(int sharedOptin);
 MmaPlan quantMmaPlan(int type, int T, int sharedOptin, int sharedPerSm);
 // Splits of the K range so that `ctas` CTAs (over all segments) fill the device, at most `maxSplits`.
 int quantMmaSplits(int ctas, int cols, int multiProcessors, int ctasPerSm, int maxSplits);
-// HEARTH_CUDA_MMA_STAGES=2..4 (measuring): the K steps in flight of both tensor-core forms where they
-// fit in `optin` bytes (two CTAs per multiprocessor where those fit too); 0 when unset.
-int mmaStagesOverride();
-void applyMmaStagesOverride(MmaPlan& pl, size_t bytes, size_t optin, size_t perCta, int sharedPerSm);
+// The plan of either tensor-core form (QuantMma.cu), from its dynamic shared memory `bytes` of a
+// launch of T tokens with `stages` stages and its static shared memory. HEARTH_CUDA_MMA_STAGES=2..4
+// (measuring) sets the stages where they fit.
+MmaPlan planMmaLaunch(int type, int T, int sharedOptin, int sharedPerSm, int staticSmem,
+                      size_t (*bytes)(int type, int T, int stages));
 int quantMmaCtas(int rows, int mode);  // CTAs of one segment (mode 2: of the pair)
 cudaError_t launchQuantMma(const MmaParams& p, int splits, cudaStream_t s);
 // Adds the split-K partial sums of a launch with `splits` > 1 in split order (both forms).

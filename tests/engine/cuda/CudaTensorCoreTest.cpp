@@ -100,6 +100,21 @@ std::string writeWideFfnTwin(uint64_t kFfn = 1408) {
     return path;
 }
 
+// The 4096-wide-FFN twin quantized here to Q4_K_M (its down projections: Q4_K in layer 0, Q6_K in
+// layer 1), written as `name` in the test folder; empty (and the test failed) if quantizing fails.
+std::string writeWideFfnQ4KmTwin(const std::string& name) {
+    QuantizeParams qp;
+    qp.inputPath = writeWideFfnTwin(4096);
+    qp.outputPath = ::testing::TempDir() + "/" + name;
+    qp.mix = "Q4_K_M";
+    auto q = quantizeModel(qp);
+    if (!q.ok()) {
+        ADD_FAILURE() << q.error().toString();
+        return {};
+    }
+    return qp.outputPath;
+}
+
 // The coder model to quantize from: the F16 file, or the Q8_0 one the GPU pack carries instead.
 std::string coderSource() {
     const std::string f16 = modelPath("coder-f16.gguf");
@@ -363,13 +378,8 @@ TEST(CudaTensorCores, StreamedWeightsEqualTheLoadedWeights) {
 // 128-wide-head twin (RoPE in the epilogue) around them.
 TEST(CudaTensorCores, BulkCopiedKQuantPiecesChangeNoLogit) {
     SKIP_WITHOUT_GPU();
-    const std::string wide = ::testing::TempDir() + "/hearth-ffn4096-tiny-llama-q4_k_m.gguf";
-    QuantizeParams qp;
-    qp.inputPath = writeWideFfnTwin(4096);
-    qp.outputPath = wide;
-    qp.mix = "Q4_K_M";
-    auto q = quantizeModel(qp);
-    ASSERT_TRUE(q.ok()) << q.error().toString();
+    const std::string wide = writeWideFfnQ4KmTwin("hearth-ffn4096-tiny-llama-q4_k_m.gguf");
+    ASSERT_FALSE(wide.empty());
     auto file = GgufFile::open(wide);
     ASSERT_TRUE(file.ok());
     for (const GgufTensorInfo& t : (*file)->tensors()) {
@@ -391,13 +401,8 @@ TEST(CudaTensorCores, BulkCopiedKQuantPiecesChangeNoLogit) {
 // and 23-token prompts take 8 and 4 tiles.
 TEST(CudaTensorCores, IntegerKQuantFormAgreesWithTheCpu) {
     SKIP_WITHOUT_GPU();
-    const std::string wide = ::testing::TempDir() + "/hearth-ffn4096-i8-tiny-llama-q4_k_m.gguf";
-    QuantizeParams qp;
-    qp.inputPath = writeWideFfnTwin(4096);
-    qp.outputPath = wide;
-    qp.mix = "Q4_K_M";
-    auto q = quantizeModel(qp);
-    ASSERT_TRUE(q.ok()) << q.error().toString();
+    const std::string wide = writeWideFfnQ4KmTwin("hearth-ffn4096-i8-tiny-llama-q4_k_m.gguf");
+    ASSERT_FALSE(wide.empty());
     for (const std::string& path : {modelPath("tiny-llama-q4_k_m.gguf"), modelPath("tiny-llama-q5_k_m.gguf"),
                                     modelPath("tiny-qwen3-q4_k_m.gguf"), wide})
         expectSwitchChangesNoLogit(path, {{"HEARTH_CUDA_MMA_I8", "1"}}, {{"HEARTH_CUDA_MMA_I8", "0"}}, "integer vs f16 form", 1.25);

@@ -10,6 +10,7 @@
 #include "cuda/KernelParams.h"
 #include "cuda/kernels/AsyncCopy.cuh"
 #include "cuda/kernels/GemvCommon.cuh"
+#include "cuda/kernels/Launch.cuh"
 
 namespace hearth::cuda {
 
@@ -37,6 +38,25 @@ struct MmaCta {
         return pair ? p.seg[slot < kMmaHalf ? 0 : 1].w : sg->w;
     }
 };
+
+// The copies of the first stages - 1 K steps, a commit group each (empty ones past nk): the first
+// step's weights before pdlWait() (read-only, so they may come before the previous kernel ends),
+// the inputs, which that kernel writes, after it.
+template <class IssueW, class IssueX>
+__device__ __forceinline__ void startMmaCopies(const MmaCta& c, int stages, IssueW&& issueW, IssueX&& issueX) {
+    if (c.nk > 0) issueW(c.ks0, 0);
+    pdlWait();
+    pdlTrigger();
+    if (c.nk > 0) issueX(c.ks0, 0);
+    cpCommit();
+    for (int i = 1; i < stages - 1; ++i) {
+        if (i < c.nk) {
+            issueW(c.ks0 + i, i);
+            issueX(c.ks0 + i, i);
+        }
+        cpCommit();
+    }
+}
 
 // The CTA's sums out: acc[nt] of a lane (g, tq) of warp w holds (slotA, t), (slotA, t + 1),
 // (slotB, t), (slotB, t + 1) with slotA = 16w + g, slotB = slotA + 8, t = 8 nt + 2 tq. Split

@@ -181,20 +181,7 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantMmaKernel(c
         for (int i = 0; i < NT; ++i) cpAsync16If(xs + 8 * i * kXRowBytes, src + i * xTileStride, xT0 + 8 * i < p.T);
     };
 
-    // The first step's weights before the previous kernel has finished (they are read-only), what
-    // depends on that kernel after pdlWait().
-    if (nk > 0) issueW(ks0, 0);
-    pdlWait();
-    pdlTrigger();
-    if (nk > 0) issueX(ks0, 0);
-    cpCommit();
-    for (int i = 1; i < p.stages - 1; ++i) {
-        if (i < nk) {
-            issueW(ks0 + i, i);
-            issueX(ks0 + i, i);
-        }
-        cpCommit();
-    }
+    startMmaCopies(cta, p.stages, issueW, issueX);
 
     const int slotA = warp * 16 + g, slotB = slotA + 8;
     const int rowA = slotRow(slotA), rowB = slotRow(slotB);
@@ -352,21 +339,6 @@ cudaError_t launchMmaSplitReduce(const MmaParams& p, int splits, cudaStream_t s)
     return launchKernel(splitReduceKernel, static_cast<unsigned>((n + 255) / 256), 256, 0, s, p, splits);
 }
 
-int mmaStagesOverride() {
-    static const int forced = [] {
-        const char* v = std::getenv("HEARTH_CUDA_MMA_STAGES");
-        return v ? std::clamp(std::atoi(v), 0, 4) : 0;
-    }();
-    return forced;
-}
-
-void applyMmaStagesOverride(MmaPlan& pl, size_t bytes, size_t optin, size_t perCta, int sharedPerSm) {
-    const int forced = mmaStagesOverride();
-    if (forced < 2 || bytes > optin) return;
-    pl.stages = forced;
-    pl.ctasPerSm = 2 * (bytes + perCta) <= static_cast<size_t>(sharedPerSm) ? 2 : 1;
-}
-
 cudaError_t prepareQuantMma(int sharedOptin) {
     for (cudaError_t e : {prepareType<2>(sharedOptin), prepareType<3>(sharedOptin), prepareType<6>(sharedOptin),
                           prepareType<7>(sharedOptin), prepareType<8>(sharedOptin), prepareType<10>(sharedOptin),
@@ -376,27 +348,40 @@ cudaError_t prepareQuantMma(int sharedOptin) {
     return cudaSuccess;
 }
 
-MmaPlan quantMmaPlan(int type, int T, int sharedOptin, int sharedPerSm) {
+MmaPlan planMmaLaunch(int type, int T, int sharedOptin, int sharedPerSm, int staticSmem,
+                      size_t (*bytes)(int type, int T, int stages)) {
     MmaPlan pl;
-    if (!rawLdOf(type) || T < 1) return pl;
     // The most tokens (a multiple of 8, up to kMmaMaxT) a launch takes with two steps in flight.
-    const size_t optin = static_cast<size_t>(std::max(0, sharedOptin - kStaticSmem));
+    const size_t optin = static_cast<size_t>(std::max(0, sharedOptin - staticSmem));
     int maxT = std::min((std::min(T, kMmaMaxT) + 7) / 8 * 8, kMmaMaxT);
-    while (maxT >= 8 && smemBytes(type, maxT, 2) > optin) maxT -= 8;
+    while (maxT >= 8 && bytes(type, maxT, 2) > optin) maxT -= 8;
     if (maxT < 8) return pl;
     pl.maxT = std::min(maxT, T);
     // Two CTAs per multiprocessor with two stages each where they fit, else one with three.
-    const size_t two = smemBytes(type, pl.maxT, 2), three = smemBytes(type, pl.maxT, 3);
-    const size_t perCta = kStaticSmem + 1024;  // + the runtime's reservation per resident CTA
-    if (2 * (two + perCta) <= static_cast<size_t>(sharedPerSm)) {
+    const size_t perCta = static_cast<size_t>(staticSmem) + 1024;  // + the runtime's reservation per resident CTA
+    auto ctasPerSm = [&](int stages) { return 2 * (bytes(type, pl.maxT, stages) + perCta) <= static_cast<size_t>(sharedPerSm) ? 2 : 1; };
+    if (ctasPerSm(2) == 2) {
         pl.stages = 2;
         pl.ctasPerSm = 2;
     } else {
-        pl.stages = three <= optin ? 3 : 2;
+        pl.stages = bytes(type, pl.maxT, 3) <= optin ? 3 : 2;
         pl.ctasPerSm = 1;
     }
-    applyMmaStagesOverride(pl, smemBytes(type, pl.maxT, mmaStagesOverride()), optin, perCta, sharedPerSm);
+    // HEARTH_CUDA_MMA_STAGES=2..4 (measuring): that many stages where they fit.
+    static const int forced = [] {
+        const char* v = std::getenv("HEARTH_CUDA_MMA_STAGES");
+        return v ? std::clamp(std::atoi(v), 0, 4) : 0;
+    }();
+    if (forced >= 2 && bytes(type, pl.maxT, forced) <= optin) {
+        pl.stages = forced;
+        pl.ctasPerSm = ctasPerSm(forced);
+    }
     return pl;
+}
+
+MmaPlan quantMmaPlan(int type, int T, int sharedOptin, int sharedPerSm) {
+    if (!rawLdOf(type) || T < 1) return MmaPlan{};
+    return planMmaLaunch(type, T, sharedOptin, sharedPerSm, kStaticSmem, smemBytes);
 }
 
 int quantMmaCtas(int rows, int mode) {

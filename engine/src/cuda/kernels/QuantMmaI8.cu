@@ -131,18 +131,7 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantMmaI8Kernel
         cpAsync16If(base + sideDst, sideSrc + static_cast<int64_t>(ks) * sideStep, sideReal);
     };
 
-    if (nk > 0) issueW(ks0, 0);
-    pdlWait();
-    pdlTrigger();
-    if (nk > 0) issueX(ks0, 0);
-    cpCommit();
-    for (int i = 1; i < p.stages - 1; ++i) {
-        if (i < nk) {
-            issueW(ks0 + i, i);
-            issueX(ks0 + i, i);
-        }
-        cpCommit();
-    }
+    startMmaCopies(cta, p.stages, issueW, issueX);
 
     const int slotA = warp * 16 + g, slotB = slotA + 8;
     // Factors: lane l computes those of slot 16w + (l & 15), units 4(l >> 4) .. 4(l >> 4) + 3.
@@ -295,24 +284,8 @@ cudaError_t prepareQuantMmaI8(int sharedOptin) {
 }
 
 MmaPlan quantMmaI8Plan(int type, int T, int sharedOptin, int sharedPerSm) {
-    MmaPlan pl;
-    if (!quantMmaI8Supports(type) || T < 1) return pl;
-    const size_t optin = static_cast<size_t>(std::max(0, sharedOptin - kStaticSmem));
-    int maxT = std::min((std::min(T, kMmaMaxT) + 7) / 8 * 8, kMmaMaxT);
-    while (maxT >= 8 && smemBytes(type, maxT, 2) > optin) maxT -= 8;
-    if (maxT < 8) return pl;
-    pl.maxT = std::min(maxT, T);
-    const size_t two = smemBytes(type, pl.maxT, 2), three = smemBytes(type, pl.maxT, 3);
-    const size_t perCta = kStaticSmem + 1024;
-    if (2 * (two + perCta) <= static_cast<size_t>(sharedPerSm)) {
-        pl.stages = 2;
-        pl.ctasPerSm = 2;
-    } else {
-        pl.stages = three <= optin ? 3 : 2;
-        pl.ctasPerSm = 1;
-    }
-    applyMmaStagesOverride(pl, smemBytes(type, pl.maxT, mmaStagesOverride()), optin, perCta, sharedPerSm);
-    return pl;
+    if (!quantMmaI8Supports(type) || T < 1) return MmaPlan{};
+    return planMmaLaunch(type, T, sharedOptin, sharedPerSm, kStaticSmem, smemBytes);
 }
 
 cudaError_t launchQuantMmaI8(const MmaParams& p, int splits, cudaStream_t s) {
