@@ -143,6 +143,10 @@ struct MmaParams {
     float* partial = nullptr;        // [splits][T][totalRows] when the K range is split
     int stages = 2;                  // K steps in flight (quantMmaPlan)
     int measureSkipMath = 0;         // HEARTH_CUDA_SKIP=mmamath (MeasureSkips.h): only the copies run
+    // Measuring only (HEARTH_CUDA_SKIP=mmaw / mmax): the weights are not copied / no token's inputs are.
+    int skipWeightCopies = 0;
+    int skipInputCopies = 0;
+    int copyTokens = 0;              // set by the launch: T, or 0 with skipInputCopies
     // The integer form (launchQuantMmaI8) reads the Q8_K form of the same inputs instead of x:
     const int8_t* xq = nullptr;      // [T][cols]
     const float* xScale = nullptr;   // [T][cols/32] (one value per 256)

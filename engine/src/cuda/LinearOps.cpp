@@ -248,7 +248,8 @@ Status LinearOps::mma(const LinearInput& in, std::span<const Projection> projs, 
     const MmaPlan plan = i8 ? quantMmaI8Plan(w0.type, in.rows, caps_.sharedOptin, caps_.sharedPerSm)
                             : quantMmaPlan(w0.type, in.rows, caps_.sharedOptin, caps_.sharedPerSm);
     if (plan.maxT <= 0) return makeError(ErrorCode::Internal, "tensor-core path chosen for a shape it cannot run");
-    static const bool skip = measureSkips("mma"), skipMath = measureSkips("mmamath");
+    static const bool skip = measureSkips("mma"), skipMath = measureSkips("mmamath"), skipW = measureSkips("mmaw"),
+                      skipX = measureSkips("mmax");
     if (skip) return Status::success();
     // Devices with little shared memory take the tokens in several launches.
     for (int t0 = 0; t0 < in.rows; t0 += plan.maxT) {
@@ -261,6 +262,8 @@ Status LinearOps::mma(const LinearInput& in, std::span<const Projection> projs, 
         m.mode = mode;
         m.stages = plan.stages;
         m.measureSkipMath = skipMath;
+        m.skipWeightCopies = skipW;
+        m.skipInputCopies = skipX;
         m.partial = partial_.as<float>();
         if (i8) {
             m.xq = actQ_.as<int8_t>() + static_cast<int64_t>(t0) * m.cols;

@@ -147,7 +147,7 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantMmaKernel(c
     for (int i = 0; i < kWPer; ++i) {
         const int task = tid + i * kThreads, slot = task / kRowChunks, c = task - slot * kRowChunks;
         const int row = slotRow(slot);
-        wSrc[i] = task < kWTasks && row < sg.rows
+        wSrc[i] = task < kWTasks && row < sg.rows && !p.skipWeightCopies
                       ? cta.slotW(p, slot) + static_cast<uint64_t>(row) * p.rowBytes + (kAlignedRows ? 16 * c : 0)
                       : nullptr;
         wDst[i] = static_cast<uint32_t>(slot * S::kRawLd + 16 * c);
@@ -178,7 +178,7 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantMmaKernel(c
         const uint32_t xs = smemAddr + static_cast<uint32_t>(st * kStage) + xDst;
         const __half* src = xSrc + static_cast<int64_t>(ks) * kBK;
 #pragma unroll
-        for (int i = 0; i < NT; ++i) cpAsync16If(xs + 8 * i * kXRowBytes, src + i * xTileStride, xT0 + 8 * i < p.T);
+        for (int i = 0; i < NT; ++i) cpAsync16If(xs + 8 * i * kXRowBytes, src + i * xTileStride, xT0 + 8 * i < p.copyTokens);
     };
 
     startMmaCopies(cta, p.stages, issueW, issueX);
@@ -304,7 +304,9 @@ size_t smemBytes(int type, int T, int stages) {
 
 template <int TT, int NT>
 cudaError_t launchTiles(const MmaParams& p, int ctas, int splits, cudaStream_t s) {
-    cudaError_t e = launchKernel(quantMmaKernel<TT, NT>, dim3(ctas, splits), kThreads, smemBytes(TT, p.T, p.stages), s, p);
+    MmaParams q = p;
+    q.copyTokens = p.skipInputCopies ? 0 : p.T;
+    cudaError_t e = launchKernel(quantMmaKernel<TT, NT>, dim3(ctas, splits), kThreads, smemBytes(TT, p.T, p.stages), s, q);
     if (e != cudaSuccess || splits == 1) return e;
     return launchMmaSplitReduce(p, splits, s);
 }

@@ -99,7 +99,7 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantMmaI8Kernel
     for (int i = 0; i < kWPer; ++i) {
         const int task = tid + i * kThreads, slot = task / kWChunks, c = task - slot * kWChunks;
         const int row = cta.slotRow(slot);
-        wSrc[i] = task < kWTasks && row < sg.rows ? cta.slotW(p, slot) + static_cast<uint64_t>(row) * p.rowBytes + 16 * c : nullptr;
+        wSrc[i] = task < kWTasks && row < sg.rows && !p.skipWeightCopies ? cta.slotW(p, slot) + static_cast<uint64_t>(row) * p.rowBytes + 16 * c : nullptr;
         wDst[i] = static_cast<uint32_t>(slot * kWLd + 16 * c);
     }
     // Inputs: thread t copies chunk t & 15 of token rows (t >> 4) + 16i, and threads below 16 NT the
@@ -110,7 +110,7 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantMmaI8Kernel
     const int64_t xTokStride = static_cast<int64_t>(16) * p.cols;
     const uint32_t xDst = static_cast<uint32_t>(kBM * kWLd + xT0 * kXLd + 16 * (tid & 15));
     const int sideT = tid >> 1;
-    const bool sideReal = tid < 16 * NT && sideT < p.T;
+    const bool sideReal = tid < 16 * NT && sideT < p.copyTokens;
     const int64_t sideUnits = static_cast<int64_t>(sideT) * (p.cols / 32);
     const uint8_t* sideSrc = (tid & 1) ? reinterpret_cast<const uint8_t*>(p.xUnitSum + sideUnits)
                                        : reinterpret_cast<const uint8_t*>(p.xScale + sideUnits);
@@ -127,7 +127,7 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantMmaI8Kernel
         const int8_t* src = xSrc + static_cast<int64_t>(ks) * kBK;
 #pragma unroll
         for (int i = 0; i < kXPer; ++i)
-            cpAsync16If(base + xDst + 16 * i * kXLd, src + i * xTokStride, xT0 + 16 * i < p.T && xT0 + 16 * i < NT * 8);
+            cpAsync16If(base + xDst + 16 * i * kXLd, src + i * xTokStride, xT0 + 16 * i < p.copyTokens && xT0 + 16 * i < NT * 8);
         cpAsync16If(base + sideDst, sideSrc + static_cast<int64_t>(ks) * sideStep, sideReal);
     };
 
@@ -247,7 +247,9 @@ size_t smemBytes(int type, int T, int stages) {
 
 template <int TT, int NT>
 cudaError_t launchTiles(const MmaParams& p, int ctas, int splits, cudaStream_t s) {
-    cudaError_t e = launchKernel(quantMmaI8Kernel<TT, NT>, dim3(ctas, splits), kThreads, smemBytes(TT, p.T, p.stages), s, p);
+    MmaParams q = p;
+    q.copyTokens = p.skipInputCopies ? 0 : p.T;
+    cudaError_t e = launchKernel(quantMmaI8Kernel<TT, NT>, dim3(ctas, splits), kThreads, smemBytes(TT, p.T, p.stages), s, q);
     if (e != cudaSuccess || splits == 1) return e;
     return launchMmaSplitReduce(p, splits, s);
 }
