@@ -103,4 +103,33 @@ __device__ __forceinline__ void storeMmaSums(const MmaParams& p, const MmaCta& c
     });
 }
 
+// Host side. A launch of T tokens takes the kernel built for mmaTilesFor(T) 8-token tiles (1, 2, 4
+// or 8); a form's kernels for one weight type, by that count.
+inline int mmaTilesFor(int T) { return T <= 8 ? 1 : T <= 16 ? 2 : T <= 32 ? 4 : 8; }
+
+struct MmaKernels {
+    void (*byTiles[4])(MmaParams);  // 1, 2, 4, 8 tiles
+};
+
+// Lets each kernel take `bytes` of dynamic shared memory.
+inline cudaError_t prepareMmaKernels(const MmaKernels& k, int bytes) {
+    for (auto* kernel : k.byTiles)
+        if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes); e != cudaSuccess)
+            return e;
+    return cudaSuccess;
+}
+
+// p's launch over `ctas` CTAs and `splits` K splits with `smem` bytes of dynamic shared memory,
+// then the split-K reduction where there is one.
+inline cudaError_t launchMmaKernels(const MmaKernels& k, const MmaParams& p, int ctas, int splits, size_t smem,
+                                   cudaStream_t s) {
+    const int tiles = mmaTilesFor(p.T);
+    MmaParams q = p;
+    q.copyTokens = p.skipInputCopies ? 0 : p.T;
+    cudaError_t e = launchKernel(k.byTiles[tiles == 1 ? 0 : tiles == 2 ? 1 : tiles == 4 ? 2 : 3], dim3(ctas, splits),
+                                 kMmaWarps * 32, smem, s, q);
+    if (e != cudaSuccess || splits == 1) return e;
+    return launchMmaSplitReduce(p, splits, s);
+}
+
 }  // namespace hearth::cuda

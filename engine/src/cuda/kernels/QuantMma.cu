@@ -295,41 +295,24 @@ int rawLdOf(int type) {
 }
 
 // 8-token tiles of a launch of T tokens: the instantiated tile counts.
-int tilesFor(int T) { return T <= 8 ? 1 : T <= 16 ? 2 : T <= 32 ? 4 : 8; }
-
 size_t smemBytes(int type, int T, int stages) {
     return static_cast<size_t>(stages) *
-           (static_cast<size_t>(kBM) * rawLdOf(type) + static_cast<size_t>(tilesFor(T) * 8) * kXRowBytes);
-}
-
-template <int TT, int NT>
-cudaError_t launchTiles(const MmaParams& p, int ctas, int splits, cudaStream_t s) {
-    MmaParams q = p;
-    q.copyTokens = p.skipInputCopies ? 0 : p.T;
-    cudaError_t e = launchKernel(quantMmaKernel<TT, NT>, dim3(ctas, splits), kThreads, smemBytes(TT, p.T, p.stages), s, q);
-    if (e != cudaSuccess || splits == 1) return e;
-    return launchMmaSplitReduce(p, splits, s);
+           (static_cast<size_t>(kBM) * rawLdOf(type) + static_cast<size_t>(mmaTilesFor(T) * 8) * kXRowBytes);
 }
 
 template <int TT>
-cudaError_t launchType(const MmaParams& p, int ctas, int splits, cudaStream_t s) {
-    switch (tilesFor(p.T)) {
-        case 1: return launchTiles<TT, 1>(p, ctas, splits, s);
-        case 2: return launchTiles<TT, 2>(p, ctas, splits, s);
-        case 4: return launchTiles<TT, 4>(p, ctas, splits, s);
-        default: return launchTiles<TT, 8>(p, ctas, splits, s);
-    }
+MmaKernels kernelsOf() {
+    return {{quantMmaKernel<TT, 1>, quantMmaKernel<TT, 2>, quantMmaKernel<TT, 4>, quantMmaKernel<TT, 8>}};
 }
 
 template <int TT>
 cudaError_t prepareType(int optin) {
-    const int bytes = optin - kStaticSmem;
-    for (cudaError_t e : {cudaFuncSetAttribute(quantMmaKernel<TT, 1>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes),
-                          cudaFuncSetAttribute(quantMmaKernel<TT, 2>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes),
-                          cudaFuncSetAttribute(quantMmaKernel<TT, 4>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes),
-                          cudaFuncSetAttribute(quantMmaKernel<TT, 8>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)})
-        if (e != cudaSuccess) return e;
-    return cudaSuccess;
+    return prepareMmaKernels(kernelsOf<TT>(), optin - kStaticSmem);
+}
+
+template <int TT>
+cudaError_t launchType(const MmaParams& p, int ctas, int splits, cudaStream_t s) {
+    return launchMmaKernels(kernelsOf<TT>(), p, ctas, splits, smemBytes(TT, p.T, p.stages), s);
 }
 
 }  // namespace

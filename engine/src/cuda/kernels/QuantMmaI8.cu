@@ -240,38 +240,13 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantMmaI8Kernel
     storeMmaSums<NT>(p, cta, acc, warp, g, tq, smem);
 }
 
-int tilesFor(int T) { return T <= 8 ? 1 : T <= 16 ? 2 : T <= 32 ? 4 : 8; }
 size_t smemBytes(int type, int T, int stages) {
-    return static_cast<size_t>(stages) * (type == 12 ? stageBytes<12>(tilesFor(T)) : stageBytes<13>(tilesFor(T)));
-}
-
-template <int TT, int NT>
-cudaError_t launchTiles(const MmaParams& p, int ctas, int splits, cudaStream_t s) {
-    MmaParams q = p;
-    q.copyTokens = p.skipInputCopies ? 0 : p.T;
-    cudaError_t e = launchKernel(quantMmaI8Kernel<TT, NT>, dim3(ctas, splits), kThreads, smemBytes(TT, p.T, p.stages), s, q);
-    if (e != cudaSuccess || splits == 1) return e;
-    return launchMmaSplitReduce(p, splits, s);
+    return static_cast<size_t>(stages) * (type == 12 ? stageBytes<12>(mmaTilesFor(T)) : stageBytes<13>(mmaTilesFor(T)));
 }
 
 template <int TT>
-cudaError_t prepareType(int bytes) {
-    for (cudaError_t e : {cudaFuncSetAttribute(quantMmaI8Kernel<TT, 1>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes),
-                          cudaFuncSetAttribute(quantMmaI8Kernel<TT, 2>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes),
-                          cudaFuncSetAttribute(quantMmaI8Kernel<TT, 4>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes),
-                          cudaFuncSetAttribute(quantMmaI8Kernel<TT, 8>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)})
-        if (e != cudaSuccess) return e;
-    return cudaSuccess;
-}
-
-template <int TT>
-cudaError_t launchType(const MmaParams& p, int ctas, int splits, cudaStream_t s) {
-    switch (tilesFor(p.T)) {
-        case 1: return launchTiles<TT, 1>(p, ctas, splits, s);
-        case 2: return launchTiles<TT, 2>(p, ctas, splits, s);
-        case 4: return launchTiles<TT, 4>(p, ctas, splits, s);
-        default: return launchTiles<TT, 8>(p, ctas, splits, s);
-    }
+MmaKernels kernelsOf() {
+    return {{quantMmaI8Kernel<TT, 1>, quantMmaI8Kernel<TT, 2>, quantMmaI8Kernel<TT, 4>, quantMmaI8Kernel<TT, 8>}};
 }
 
 }  // namespace
@@ -280,7 +255,7 @@ bool quantMmaI8Supports(int type) { return type == 12 || type == 13; }
 
 cudaError_t prepareQuantMmaI8(int sharedOptin) {
     const int bytes = sharedOptin - kStaticSmem;
-    for (cudaError_t e : {prepareType<12>(bytes), prepareType<13>(bytes)})
+    for (cudaError_t e : {prepareMmaKernels(kernelsOf<12>(), bytes), prepareMmaKernels(kernelsOf<13>(), bytes)})
         if (e != cudaSuccess) return e;
     return cudaSuccess;
 }
@@ -296,7 +271,8 @@ cudaError_t launchQuantMmaI8(const MmaParams& p, int splits, cudaStream_t s) {
         return cudaErrorInvalidValue;
     const MmaSeg& last = p.seg[p.nSeg - 1];
     const int ctas = last.ctaBegin + quantMmaCtas(last.rows, p.mode);
-    return p.type == 12 ? launchType<12>(p, ctas, splits, s) : launchType<13>(p, ctas, splits, s);
+    const size_t smem = smemBytes(p.type, p.T, p.stages);
+    return launchMmaKernels(p.type == 12 ? kernelsOf<12>() : kernelsOf<13>(), p, ctas, splits, smem, s);
 }
 
 }  // namespace hearth::cuda
