@@ -134,6 +134,14 @@ Status CudaStage::init(const HearthCudaStageArgs& a) {
     auto up = DeviceWeights::upload(w, first_, last_, embedding_, head_, scratchEstimate(tokens, logitRows) + kMarginBytes, name_);
     if (!up) return up.error();
     weights_ = std::move(*up);
+    // Only types this stage's matrices have take the integer form: preparations for it write the
+    // int8 inputs too, which a model without such a matrix never reads.
+    uint32_t present = 0;
+    auto note = [&](const DevTensor& t) { present |= t.type >= 0 && t.type < 32 ? 1u << t.type : 0u; };
+    for (const DevLayer& L : weights_.layers)
+        for (const DevTensor* t : {&L.wq, &L.wk, &L.wv, &L.wo, &L.wGate, &L.wUp, &L.wDown}) note(*t);
+    if (head_) note(weights_.output);
+    caps_.i8MmaTypes &= present;
     HEARTH_TRY(ensureCapacity(tokens, logitRows));
     HEARTH_TRY(ensureRope(std::max<int>(4096, std::min<int>(cfg_.nCtxTrain, 8192)) - 1));
     return Status::success();
