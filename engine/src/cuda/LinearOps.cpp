@@ -244,7 +244,7 @@ bool LinearOps::mmaEligible(const LinearInput& in, const DevTensor& w) const {
 
 Status LinearOps::mma(const LinearInput& in, std::span<const Projection> projs, int mode, float* pairOut) {
     const DevTensor& w0 = *projs[0].w;
-    const bool i8 = caps_.i8Mma(w0.type) && quantMmaI8Supports(w0.type);
+    const bool i8 = caps_.i8Mma(w0.type);  // only types QuantMmaI8.cu supports are ever set
     const MmaPlan plan = i8 ? quantMmaI8Plan(w0.type, in.rows, caps_.sharedOptin, caps_.sharedPerSm)
                             : quantMmaPlan(w0.type, in.rows, caps_.sharedOptin, caps_.sharedPerSm);
     if (plan.maxT <= 0) return makeError(ErrorCode::Internal, "tensor-core path chosen for a shape it cannot run");
