@@ -1,13 +1,16 @@
 // hearth-gpu-bench: speed of the CUDA backend on random-weight models with real shapes.
 //
-//   hearth-gpu-bench --shape llama8b --mix q4_k_m [--dir /dev/shm] [--tests decode,pp512,agg,kv,restore,verify]
+//   hearth-gpu-bench --shape llama8b --mix q4_k_m [--dir /dev/shm] [--tests decode,pp512,agg,kv,restore,verify,logits]
 //                    [--batch-invariant 1] [--keep 1 | --model FILE] [--seqs 8,32,64] [--verify-tokens 1,8]
+//                    [--logits-out FILE]
 //
 // Generates the model (RandomModel.h), loads it through the backend factory on device 0, and
 // reports: batch-1 decode tok/s (device sampling, CUDA graphs) with the fraction of the memory
 // bandwidth it implies; pp512 prefill tok/s; aggregate decode tok/s at 8/32/64 sequences with
 // 128-token prompts; F16 vs FP8 KV decode at long context; restoring a 32k-token prefix from host
 // memory vs recomputing it; speculative verification steps of 1..16 tokens. One JSON line per measurement goes to --json.
+// The logits test writes the logits of decode steps of 64, 32, 12 and 8 sequences (after their
+// prompts) to --logits-out as raw floats, so two builds' outputs can be compared bit for bit (cmp).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -29,7 +32,7 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 struct Args {
-    std::string shape = "llama8b", mix = "q4_k_m", dir = "/dev/shm", json, tests = "decode,pp512,agg,kv,restore", model;
+    std::string shape = "llama8b", mix = "q4_k_m", dir = "/dev/shm", json, tests = "decode,pp512,agg,kv,restore", model, logitsOut;
     std::vector<int> seqs = {8, 32, 64};  // sequence counts of the aggregate test
     std::vector<int> verifyTokens = {1, 2, 3, 4, 5, 8, 9, 16};  // step sizes of the verification test
     double bandwidth = 4.3e12;
@@ -197,6 +200,30 @@ public:
         }
     }
 
+    void runLogits() {
+        std::FILE* f = std::fopen(a_.logitsOut.c_str(), "wb");
+        if (!f) {
+            std::fprintf(stderr, "logits: cannot write %s\n", a_.logitsOut.c_str());
+            return;
+        }
+        setBlocksPer(10);
+        size_t written = 0;
+        for (int n : {64, 32, 12, 8}) {
+            if (!prefill(n, 128, 0)) break;
+            ForwardBatch fb;
+            for (int s = 0; s < n; ++s)
+                fb.addSequence({static_cast<int32_t>((s * 13 + 5) % c_.nVocab)}, 128, table(s * blocksPer_, 129), false, true);
+            std::vector<float> l;
+            if (const Status st = b_.forward(fb, l); !st.ok()) {
+                std::fprintf(stderr, "logits: %s\n", st.error().toString().c_str());
+                break;
+            }
+            written += std::fwrite(l.data(), sizeof(float), l.size(), f);
+        }
+        std::fclose(f);
+        std::printf("logits: %zu values to %s\n", written, a_.logitsOut.c_str());
+    }
+
     void runKvCompare(uint32_t blocks) {
         for (KvDType kv : {KvDType::F16, KvDType::FP8_E4M3}) {
             if (!b_.allocateKv(blocks, kv).ok()) {
@@ -268,6 +295,7 @@ int main(int argc, char** argv) {
         else if (k == "--keep") a.keep = v == "1";
         else if (k == "--seqs") a.seqs = intList(v);
         else if (k == "--verify-tokens") a.verifyTokens = intList(v);
+        else if (k == "--logits-out") a.logitsOut = v;
         else {
             std::fprintf(stderr, "unknown option %s\n", k.c_str());
             return 2;
@@ -330,6 +358,7 @@ int main(int argc, char** argv) {
     if (want("verify")) b.runVerify();
     if (want("kv")) b.runKvCompare(blocks);
     if (want("restore")) b.runRestore();
+    if (want("logits") && !a.logitsOut.empty()) b.runLogits();
     if (a.model.empty() && !a.keep) std::remove(path.c_str());
     return 0;
 }

@@ -43,6 +43,7 @@ if [ "${HEARTH_SPEC:-0}" = 1 ] && [ -x bin/hearth-cli ]; then
 fi
 dir=/dev/shm
 [ -w /dev/shm ] && [ "$(df -Pk /dev/shm | awk 'NR==2 {print $4}')" -gt 40000000 ] || dir=/tmp
+nlogits=0
 for spec in ${HEARTH_BENCH:-}; do
   IFS=: read -r shape mix tests mode envs <<< "$spec"  # mode "inv": --batch-invariant
   inv=0; [ "${mode:-}" = inv ] && inv=1
@@ -52,8 +53,10 @@ for spec in ${HEARTH_BENCH:-}; do
   src=(--keep 1); [ -f "$model" ] && src=(--model "$model")
   echo "== $spec" >> "$OUT/bench.log"
   # shellcheck disable=SC2086
+  # A spec whose tests include "logits" writes them to $OUT/logits-N.bin (N counts such specs), for cmp.
+  logits=(); [[ $tests == *logits* ]] && logits=(--logits-out "$OUT/logits-$((nlogits++)).bin")
   t bench ${HEARTH_BENCH_LIMIT:-200} env ${envs//,/ } bin/hearth-gpu-bench --shape "$shape" --mix "$mix" "${src[@]}" \
-    --tests "$tests" --dir "$dir" --batch-invariant "$inv" --json "$OUT/bench.jsonl" ${HEARTH_BENCH_SEQS:+--seqs $HEARTH_BENCH_SEQS}
+    --tests "$tests" --dir "$dir" --batch-invariant "$inv" --json "$OUT/bench.jsonl" ${HEARTH_BENCH_SEQS:+--seqs $HEARTH_BENCH_SEQS} "${logits[@]}"
 done
 ncu_summary() {
   python3 - "$1" "${HEARTH_NCU_EXTRA:-}" <<'PY'
