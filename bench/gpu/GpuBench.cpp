@@ -358,7 +358,10 @@ int main(int argc, char** argv) {
     if (want("verify")) b.runVerify();
     if (want("kv")) b.runKvCompare(blocks);
     if (want("restore")) b.runRestore();
-    if (want("logits") && !a.logitsOut.empty()) b.runLogits();
+    if (want("logits")) {
+        if (a.logitsOut.empty()) std::fprintf(stderr, "logits: --logits-out FILE is needed\n");
+        else b.runLogits();
+    }
     if (a.model.empty() && !a.keep) std::remove(path.c_str());
     return 0;
 }

@@ -52,9 +52,9 @@ for spec in ${HEARTH_BENCH:-}; do
   for old in "$dir"/hearth-bench-*.gguf; do [ -f "$old" ] && [ "$old" != "$model" ] && rm -f "$old"; done
   src=(--keep 1); [ -f "$model" ] && src=(--model "$model")
   echo "== $spec" >> "$OUT/bench.log"
-  # shellcheck disable=SC2086
   # A spec whose tests include "logits" writes them to $OUT/logits-N.bin (N counts such specs), for cmp.
   logits=(); [[ $tests == *logits* ]] && logits=(--logits-out "$OUT/logits-$((nlogits++)).bin")
+  # shellcheck disable=SC2086
   t bench ${HEARTH_BENCH_LIMIT:-200} env ${envs//,/ } bin/hearth-gpu-bench --shape "$shape" --mix "$mix" "${src[@]}" \
     --tests "$tests" --dir "$dir" --batch-invariant "$inv" --json "$OUT/bench.jsonl" ${HEARTH_BENCH_SEQS:+--seqs $HEARTH_BENCH_SEQS} "${logits[@]}"
 done
