@@ -238,7 +238,8 @@ public:
             record(std::string("decode 32 seqs at ctx 1024, KV ") + name, 32 * 1000.0 / t, "tok/s",
                    "(" + std::to_string(b_.kvBlockBytes(kv) * 1024 / kBlockSize >> 20) + " MiB KV per 1k tokens)");
         }
-        b_.allocateKv(blocks, KvDType::F16);
+        if (const Status st = b_.allocateKv(blocks, KvDType::F16); !st.ok())
+            std::fprintf(stderr, "KV: %s\n", st.error().toString().c_str());
         setKv(KvDType::F16);
     }
 
@@ -253,11 +254,17 @@ public:
         const uint64_t bytes = ids.size() * b_.kvBlockBytes(KvDType::F16);
         std::vector<uint8_t> host(bytes);
         b_.registerHostMemory(host.data(), bytes);  // as the engine's RAM tier is
-        b_.copyBlocksToHost(ids, host.data());
+        if (const Status st = b_.copyBlocksToHost(ids, host.data()); !st.ok()) {
+            std::fprintf(stderr, "restore: %s\n", st.error().toString().c_str());
+            return;
+        }
         std::vector<double> times;
         for (int i = 0; i < 3; ++i) {
             const auto t1 = Clock::now();
-            b_.copyBlocksFromHost(ids, host.data());
+            if (const Status st = b_.copyBlocksFromHost(ids, host.data()); !st.ok()) {
+                std::fprintf(stderr, "restore: %s\n", st.error().toString().c_str());
+                return;
+            }
             times.push_back(ms(t1, Clock::now()));
         }
         const double restore = median(times);
