@@ -246,6 +246,53 @@ TEST(CudaTensorCores, FlashAttentionMatchesCpuOnLongPrompts) {
     }
 }
 
+// FP8 KV (E4M3, a scale per row) in the tensor-core attention: the raw rows become f16 tiles in
+// shared memory; a key's scale multiplies its scores and its probabilities. Against the general
+// kernels on the same FP8 cache (HEARTH_CUDA_NO_MMA_ATTENTION=1), which dequantize every value in
+// f32: a long prompt, its continuation beside a new prompt, then decode steps (graphs, keys split
+// into partitions); head sizes 64 and 128. The two differ in rounding (Q in f16, the scales applied
+// to sums rather than to values), and each backend stores its own K and V: where those differ in
+// the last bits, E4M3's 3-bit mantissa can round a value to the next step (1/16 apart) in one
+// cache and not in the other, so later layers drift further apart than with F16 KV (on the H100:
+// 6.1e-3 and 3.6e-3, top-1 354/355 each). The bound is half of what FP8 itself costs against F16
+// (CudaVsCpu.KvCacheDtypes: 2.8e-2); a misread scale or value would be off by order 1.
+TEST(CudaTensorCores, FlashAttentionReadsFp8KvAsTheGeneralKernelsDo) {
+    SKIP_WITHOUT_GPU();
+    for (const std::string& path : {modelPath("tiny-llama-f16.gguf"), writeWideHeadTwin()}) {
+        setenv("HEARTH_CUDA_MMA_ATTENTION", "1", 1);
+        auto gpu = gpuBackend(path, oneGpu(), 96, KvDType::FP8_E4M3);
+        unsetenv("HEARTH_CUDA_MMA_ATTENTION");
+        setenv("HEARTH_CUDA_NO_MMA_ATTENTION", "1", 1);
+        auto general = gpuBackend(path, oneGpu(), 96, KvDType::FP8_E4M3);
+        unsetenv("HEARTH_CUDA_NO_MMA_ATTENTION");
+        ASSERT_TRUE(gpu.ok() && general.ok()) << path;
+        const size_t V = (*gpu)->vocabSize();
+        const auto a = randomTokens(200, static_cast<int>(V), 4), a2 = randomTokens(57, static_cast<int>(V), 5);
+        const auto b = randomTokens(90, static_cast<int>(V), 6), more = randomTokens(8, static_cast<int>(V), 7);
+        const auto tableA = blockRun(0, 272), tableB = blockRun(40, 90);
+        ForwardBatch fb;
+        fb.addSequence(a2, 200, tableA, true, false);
+        fb.addSequence(b, 0, tableB, true, false);
+        auto run = [&](Backend& be) {
+            std::vector<float> all = runSlice(be, a, 0, tableA, true), l;
+            EXPECT_TRUE(be.forward(fb, l).ok());
+            all.insert(all.end(), l.begin(), l.end());
+            for (int i = 0; i < 8; ++i) {
+                l = runSlice(be, {more[static_cast<size_t>(i)]}, 257 + i, tableA);
+                all.insert(all.end(), l.begin(), l.end());
+            }
+            return all;
+        };
+        Agreement cmp;
+        cmp.add(run(**gpu), run(**general), V);
+        std::printf("  %-30s FP8 KV, tensor cores vs general kernels: max rel err %.2e, top-1 equal %d/%d\n",
+                    path.substr(path.rfind('/') + 1).c_str(), cmp.worst, cmp.same, cmp.rows);
+        EXPECT_EQ(cmp.rows, 200 + 57 + 90 + 8);
+        EXPECT_LE(cmp.worst, 1.4e-2) << path;
+        EXPECT_GE(cmp.same * 100, cmp.rows * 99) << path;
+    }
+}
+
 // Logits of `path` with a switch on and off (environment settings, read when a backend is made;
 // an empty value unsets) are the same bit for bit and agree with the CPU: prefill steps of two
 // sequences, then decode steps of one (graphs) and of two. With a ratio instead (a switch that

@@ -5,13 +5,17 @@
 // on its own keys and the partition size, so a sequence decodes bit-identically alone or batched.
 //
 // A CTA (2 warps, 16 rows each) walks the tile's keys in chunks of 32 (two KV blocks), copied to
-// shared memory with cp.async one chunk ahead. S = Q·Kᵀ with mma.sync m16n8k16 (f16 inputs: Q
+// shared memory with cp.async one chunk ahead. FP8 KV (E4M3, a scale per row): the raw rows and
+// their scales are copied the same way and turned into f16 tiles in shared memory each chunk (E4M3
+// values are exact in f16); a key's scale multiplies its scores after Q·Kᵀ and its probabilities
+// before P·V, so the tensor cores see the stored values. S = Q·Kᵀ with mma.sync m16n8k16 (f16 inputs: Q
 // rounded to f16 as the CPU does, K as stored; f32 sums), masked causally, scaled by 1/sqrt(D); an
 // online softmax in f32 per row (expf, as the CPU); then O += P·V where P is split into an f16 high
 // part and an f16 remainder (two MMAs), so the probabilities keep ~22 bits instead of f16's 11.
 // O is normalized by the row sum at the end and written as f32 (or, with partitions, written
 // unnormalized with the row's max and sum for the merge).
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 
 #include <cstdlib>
 
@@ -35,6 +39,11 @@ __device__ __forceinline__ void ldmatrixX4Trans(uint32_t (&r)[4], const void* p)
                  : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
                  : "r"(sharedAddr(p)));
 }
+// Two E4M3 values (low byte first) as an f16 pair, exactly.
+__device__ __forceinline__ uint32_t fp8x2ToHalf2(uint16_t v) {
+    const __half2_raw h = __nv_cvt_fp8x2_to_halfraw2(static_cast<__nv_fp8x2_storage_t>(v), __NV_E4M3);
+    return static_cast<uint32_t>(h.x) | (static_cast<uint32_t>(h.y) << 16);
+}
 // (a, b) as an f16 pair plus the f16 pair of what that rounding left out.
 __device__ __forceinline__ void splitHalf2(float a, float b, uint32_t& hi, uint32_t& lo) {
     const __half2 h = __floats2half2_rn(a, b);
@@ -48,14 +57,24 @@ __device__ __forceinline__ void splitHalf2(float a, float b, uint32_t& hi, uint3
 // keys, their online softmax states merged at the end (half 0 first). A row's arithmetic is the same
 // whatever the tile's size, and a warp's serial chain per chunk is half as long: at batch 1 the
 // kernel is bound by that chain (two warps on an SM, one of them idle), not by memory.
-template <int D, bool kSplit>
+template <int D, bool kSplit, bool kFp8>
 __global__ void __launch_bounds__(kSplit ? 128 : 64) attentionMmaKernel(const AttnParams p) {
     constexpr int kThreads = kSplit ? 128 : 64;
     constexpr int kNT = kSplit ? 2 : kKeys / 8;  // 8-key tiles of a chunk per warp
     constexpr int kLd = D + 8;  // halves per shared row: rows 16 bytes apart in banks, conflict-free ldmatrix
     __shared__ __align__(16) __half Qs[kAttnMaxRows][kLd];
-    __shared__ __align__(16) __half Ks[2][kKeys][kLd];
-    __shared__ __align__(16) __half Vs[2][kKeys][kLd];
+    // The f16 K and V tiles ([kKeys][kLd] each): F16 KV copies into two stages of each (K stages,
+    // then V stages); FP8 KV has one of each, converted every chunk from two stages of raw rows
+    // ([K, V][stage][key][D] bytes) and their scales ([K, V][stage][key] floats), which follow.
+    // (Two f16 stages and the raw ones would pass the 48 KB of static shared memory.)
+    constexpr int kTile = kKeys * kLd;
+    constexpr int kF16Tiles = kFp8 ? 2 : 4, kRawBytes = kFp8 ? 4 * kKeys * D : 0, kScaleBytes = kFp8 ? 4 * kKeys * 4 : 0;
+    __shared__ __align__(16) uint8_t kvSmem[kF16Tiles * kTile * 2 + kRawBytes + kScaleBytes];
+    __half* const tiles = reinterpret_cast<__half*>(kvSmem);
+    auto kTileAt = [&](int st) { return tiles + (kFp8 ? 0 : st) * kTile; };
+    auto vTileAt = [&](int st) { return tiles + (kFp8 ? 1 : 2 + st) * kTile; };
+    uint8_t* const raw = kvSmem + kF16Tiles * kTile * 2;
+    float* const rawScale = reinterpret_cast<float*>(raw + kRawBytes);
     __shared__ float mergeL[kAttnMaxRows];
     __shared__ int mergeFlag;
     const int tid = threadIdx.x, lane = tid & 31, g = lane >> 2, tq = lane & 3;
@@ -79,9 +98,9 @@ __global__ void __launch_bounds__(kSplit ? 128 : 64) attentionMmaKernel(const At
     // Copies chunk c's K and V rows into stage st and commits them as one group. A thread always
     // copies the same 16-byte piece of its rows, keys kRowStep apart: a chunk's two KV blocks are
     // looked up once each.
-    constexpr int kVecs = D / 8;  // 16-byte pieces of a row
+    constexpr int kVecs = D / (kFp8 ? 16 : 8);  // 16-byte pieces of a row
     constexpr int kRowStep = kThreads / kVecs;
-    static_assert(kThreads % kVecs == 0 && 16 % kRowStep == 0, "a thread's keys stay in one half of a chunk per step");
+    static_assert(kThreads % kVecs == 0 && kKeys % kRowStep == 0, "a thread copies whole keys of every chunk");
     const int myVec = tid % kVecs, myKey = tid / kVecs;
     auto issue = [&](int c, int st) {
         const int chunkBase = kBase + c * kKeys;  // a multiple of 16: the chunk is KV blocks b0, b0 + 1
@@ -93,13 +112,21 @@ __global__ void __launch_bounds__(kSplit ? 128 : 64) attentionMmaKernel(const At
                          : nullptr;
 #pragma unroll
         for (int j = 0; j < kKeys / kRowStep; ++j) {
-            const int key = myKey + j * kRowStep, abs = chunkBase + key;  // in block half (j * kRowStep) / 16
-            const uint64_t rowOff = (static_cast<uint64_t>(kvh) * 16 + (abs & 15)) * p.rowBytes + myVec * 16;
+            const int key = myKey + j * kRowStep, abs = chunkBase + key;
+            const uint8_t* b = key < 16 ? blk[0] : blk[1];
+            const int rowIdx = kvh * 16 + (abs & 15);
+            const uint64_t rowOff = static_cast<uint64_t>(rowIdx) * p.rowBytes + myVec * 16;
 #pragma unroll
             for (int kv = 0; kv < 2; ++kv) {
-                __half* dst = (kv ? &Vs[st][key][0] : &Ks[st][key][0]) + myVec * 8;
-                if (abs < kEnd) cpAsync16(dst, blk[(j * kRowStep) / 16] + (kv ? p.vOff : p.kOff) + rowOff);
+                void* dst = kFp8 ? static_cast<void*>(raw + ((kv * 2 + st) * kKeys + key) * D + myVec * 16)
+                                 : static_cast<void*>((kv ? vTileAt(st) : kTileAt(st)) + key * kLd + myVec * 8);
+                if (abs < kEnd) cpAsync16(dst, b + (kv ? p.vOff : p.kOff) + rowOff);
                 else *reinterpret_cast<int4*>(dst) = make_int4(0, 0, 0, 0);  // past the keys: zeros (no NaN from stale rows)
+                if (kFp8 && myVec == 0) {
+                    float* sdst = rawScale + (kv * 2 + st) * kKeys + key;
+                    if (abs < kEnd) cpAsync4(sdst, reinterpret_cast<const float*>(b + (kv ? p.vScaleOff : p.kScaleOff)) + rowIdx);
+                    else *sdst = 0.f;
+                }
             }
         }
         cpCommit();
@@ -149,6 +176,22 @@ __global__ void __launch_bounds__(kSplit ? 128 : 64) attentionMmaKernel(const At
         else cpCommit();
         cpWaitPending(1);
         __syncthreads();
+        if constexpr (kFp8) {
+            // The chunk's raw rows into the f16 tiles, 8 values a task (the tiles' last readers
+            // passed the barrier that ended the previous chunk).
+            constexpr int kGroups = kKeys * D / 8;
+            for (int e = tid; e < 2 * kGroups; e += kThreads) {
+                const int kv = e / kGroups, key = (e - kv * kGroups) / (D / 8), grp = e % (D / 8);
+                const uint2 w = *reinterpret_cast<const uint2*>(raw + ((kv * 2 + (c & 1)) * kKeys + key) * D + grp * 8);
+                uint4 h;
+                h.x = fp8x2ToHalf2(static_cast<uint16_t>(w.x));
+                h.y = fp8x2ToHalf2(static_cast<uint16_t>(w.x >> 16));
+                h.z = fp8x2ToHalf2(static_cast<uint16_t>(w.y));
+                h.w = fp8x2ToHalf2(static_cast<uint16_t>(w.y >> 16));
+                *reinterpret_cast<uint4*>((kv ? vTileAt(0) : kTileAt(0)) + key * kLd + grp * 8) = h;
+            }
+            __syncthreads();
+        }
         if (!active) {
             __syncthreads();
             continue;
@@ -164,7 +207,7 @@ __global__ void __launch_bounds__(kSplit ? 128 : 64) attentionMmaKernel(const At
 #pragma unroll
             for (int n0 = 0; n0 < kNT; n0 += 2) {
                 uint32_t b[4];
-                ldmatrixX4(b, &Ks[st][keyOff + (n0 + (lane >> 4)) * 8 + (lane & 7)][kk * 16 + ((lane >> 3) & 1) * 8]);
+                ldmatrixX4(b, kTileAt(st) + (keyOff + (n0 + (lane >> 4)) * 8 + (lane & 7)) * kLd + kk * 16 + ((lane >> 3) & 1) * 8);
                 mma16816(s[n0], qf[kk][0], qf[kk][1], qf[kk][2], qf[kk][3], b[0], b[1]);
                 mma16816(s[n0 + 1], qf[kk][0], qf[kk][1], qf[kk][2], qf[kk][3], b[2], b[3]);
             }
@@ -174,8 +217,8 @@ __global__ void __launch_bounds__(kSplit ? 128 : 64) attentionMmaKernel(const At
         for (int n = 0; n < kNT; ++n)
 #pragma unroll
             for (int k = 0; k < 4; ++k) {
-                const int key = kBase + c * kKeys + keyOff + n * 8 + 2 * tq + (k & 1);
-                const float v = s[n][k] * p.scale;
+                const int inChunk = keyOff + n * 8 + 2 * tq + (k & 1), key = kBase + c * kKeys + inChunk;
+                const float v = (kFp8 ? s[n][k] * rawScale[st * kKeys + inChunk] : s[n][k]) * p.scale;
                 s[n][k] = key <= (k < 2 ? posA : posB) && key < kEnd ? v : -INFINITY;
                 if (k < 2) mxA = fmaxf(mxA, s[n][k]);
                 else mxB = fmaxf(mxB, s[n][k]);
@@ -198,7 +241,8 @@ __global__ void __launch_bounds__(kSplit ? 128 : 64) attentionMmaKernel(const At
             for (int k = 0; k < 4; ++k) {
                 const float m = k < 2 ? nA : nB;
                 const float e = s[n][k] == -INFINITY ? 0.f : expf(s[n][k] - m);
-                s[n][k] = e;
+                // FP8: P·V multiplies the stored values, so the probability takes the key's V scale.
+                s[n][k] = kFp8 ? e * rawScale[(2 + st) * kKeys + keyOff + n * 8 + 2 * tq + (k & 1)] : e;
                 if (k < 2) lA += e;
                 else lB += e;
             }
@@ -221,7 +265,7 @@ __global__ void __launch_bounds__(kSplit ? 128 : 64) attentionMmaKernel(const At
 #pragma unroll
             for (int nd = 0; nd < D / 8; nd += 2) {
                 uint32_t b[4];
-                ldmatrixX4Trans(b, &Vs[st][keyOff + ks * 16 + ((lane >> 3) & 1) * 8 + (lane & 7)][(nd + (lane >> 4)) * 8]);
+                ldmatrixX4Trans(b, vTileAt(st) + (keyOff + ks * 16 + ((lane >> 3) & 1) * 8 + (lane & 7)) * kLd + (nd + (lane >> 4)) * 8);
                 mma16816(o[nd], hi[0], hi[1], hi[2], hi[3], b[0], b[1]);
                 mma16816(o[nd], lo[0], lo[1], lo[2], lo[3], b[0], b[1]);
                 mma16816(o[nd + 1], hi[0], hi[1], hi[2], hi[3], b[2], b[3]);
@@ -240,7 +284,8 @@ __global__ void __launch_bounds__(kSplit ? 128 : 64) attentionMmaKernel(const At
         // The second key half's state through shared memory (the key stages are free: the loop
         // ended with a barrier), merged into the first half's warp, which writes the rows.
         constexpr int kPer = D / 8 * 4 + 4;  // floats per lane
-        float* x = reinterpret_cast<float*>(&Ks[0][0][0]) + (warp * 32 + lane) * kPer;
+        static_assert(64 * kPer * 4 <= kF16Tiles * kTile * 2, "the merge fits the f16 tiles");
+        float* x = reinterpret_cast<float*>(kvSmem) + (warp * 32 + lane) * kPer;
         if (keyOff) {
 #pragma unroll
             for (int n = 0; n < D / 8; ++n)
@@ -288,7 +333,7 @@ __global__ void __launch_bounds__(kSplit ? 128 : 64) attentionMmaKernel(const At
             }
         }
         // The key stages are free (the loop ended with a barrier): merge weights go there.
-        mergeAttentionPartitions<kThreads, 4>(p, tile, kvh, nRows, nParts, reinterpret_cast<float*>(&Ks[0][0][0]), mergeL, &mergeFlag);
+        mergeAttentionPartitions<kThreads, 4>(p, tile, kvh, nRows, nParts, reinterpret_cast<float*>(kvSmem), mergeL, &mergeFlag);
         return;
     }
     const float iA = lA > 0.f ? 1.f / lA : 0.f, iB = lB > 0.f ? 1.f / lB : 0.f;
@@ -307,7 +352,7 @@ __global__ void __launch_bounds__(kSplit ? 128 : 64) attentionMmaKernel(const At
 
 }  // namespace
 
-bool attentionMmaSupports(int D, int kvKind) { return kvKind == kKvF16 && (D == 64 || D == 128); }
+bool attentionMmaSupports(int D, int kvKind) { return (kvKind == kKvF16 || kvKind == kKvFP8) && (D == 64 || D == 128); }
 
 cudaError_t launchAttentionMma(const AttnParams& p, int nTiles, cudaStream_t s) {
     if (nTiles <= 0) return cudaSuccess;
@@ -321,12 +366,16 @@ cudaError_t launchAttentionMma(const AttnParams& p, int nTiles, cudaStream_t s) 
         const char* v = std::getenv("HEARTH_CUDA_MMA_SPLIT");
         return !v || std::atoi(v) != 0;
     }();
-    if (split) {
-        if (p.D == 64) return launchKernel(attentionMmaKernel<64, true>, grid, 128, 0, s, p);
-        return launchKernel(attentionMmaKernel<128, true>, grid, 128, 0, s, p);
+    if (p.kvKind == kKvFP8) {  // the split-keys variant only
+        if (p.D == 64) return launchKernel(attentionMmaKernel<64, true, true>, grid, 128, 0, s, p);
+        return launchKernel(attentionMmaKernel<128, true, true>, grid, 128, 0, s, p);
     }
-    if (p.D == 64) return launchKernel(attentionMmaKernel<64, false>, grid, 64, 0, s, p);
-    return launchKernel(attentionMmaKernel<128, false>, grid, 64, 0, s, p);
+    if (split) {
+        if (p.D == 64) return launchKernel(attentionMmaKernel<64, true, false>, grid, 128, 0, s, p);
+        return launchKernel(attentionMmaKernel<128, true, false>, grid, 128, 0, s, p);
+    }
+    if (p.D == 64) return launchKernel(attentionMmaKernel<64, false, false>, grid, 64, 0, s, p);
+    return launchKernel(attentionMmaKernel<128, false, false>, grid, 64, 0, s, p);
 }
 
 }  // namespace hearth::cuda
