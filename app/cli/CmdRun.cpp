@@ -196,7 +196,7 @@ int runRun(int argc, char** argv) {
 
 RegisterCommand reg("run",
                     "run -m MODEL (-p PROMPT | --prompts FILE.jsonl [--sequential] [--warmup]) [-n N] [--temp T] [--top-k K]\n"
-                    "      [--top-p P] [--min-p P] [--seed S] [--ignore-eos] [--json] [--threads N] [--ctx N] [--kv-type f16|q8_0]\n"
+                    "      [--top-p P] [--min-p P] [--seed S] [--ignore-eos] [--json] [--threads N] [--ctx N] [--kv-type f16|q8_0|fp8]\n"
                     "      [--ram-cache MiB] [--disk-cache DIR] [--max-seqs N] [--batch-tokens N]\n"
                     "      [--chat [--system TEXT] [--chat-template FILE]] [--spec ngram|index:PATH|draft:MODEL]\n"
                     "      [--spec-max N] [--devices 0,1 --split 3,1 --cpu-layers N]   completion (or one chat turn)",

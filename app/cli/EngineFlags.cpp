@@ -66,7 +66,8 @@ std::string readEngineFlags(CliArgs& args, EngineConfig& c) {
     if (auto kv = args.get("kv-type")) {
         if (*kv == "f16") c.kvType = KvDType::F16;
         else if (*kv == "q8_0") c.kvType = KvDType::Q8_0;
-        else return "--kv-type must be f16 or q8_0, got '" + *kv + "'";
+        else if (*kv == "fp8") c.kvType = KvDType::FP8_E4M3;  // CUDA only: the CPU backend refuses it with its reason
+        else return "--kv-type must be f16, q8_0 or fp8, got '" + *kv + "'";
     }
     if (auto t = args.get("chat-template")) {
         std::ifstream in(*t, std::ios::binary);
