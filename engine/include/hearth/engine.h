@@ -23,6 +23,8 @@ namespace hearth {
 using RequestId = uint64_t;
 
 enum class KvDType { F16, Q8_0, FP8_E4M3 };
+// The name --kv-type takes for it.
+inline const char* kvDTypeName(KvDType t) { return t == KvDType::F16 ? "f16" : t == KvDType::Q8_0 ? "q8_0" : "fp8"; }
 
 // Where layers run. Empty devices = all layers on the CPU.
 struct PlacementConfig {

@@ -98,7 +98,9 @@ Result<std::unique_ptr<Engine>> Engine::create(const EngineConfig& config, LoadP
 
     const uint64_t blockBytes = (*backend)->kvBlockBytes(config.kvType);
     if (blockBytes == 0)
-        return makeError(ErrorCode::InvalidArgument, "the " + (*backend)->name() + " backend does not support this KV dtype");
+        return makeError(ErrorCode::InvalidArgument, "the " + (*backend)->name() + " backend cannot hold a " +
+                                                         kvDTypeName(config.kvType) +
+                                                         " KV cache for this model (q8_0 needs a head size that is a multiple of 32)");
     auto fp = ModelFingerprint::compute(config.modelPath, (*backend)->name(), config.kvType, blockBytes);
     HEARTH_TRY(fp);
     EngineCoreOptions opts;
