@@ -115,6 +115,42 @@ std::string writeWideFfnQ4KmTwin(const std::string& name) {
     return qp.outputPath;
 }
 
+// Environment settings read when a backend is made (an empty value unsets).
+using EnvSettings = std::vector<std::pair<const char*, const char*>>;
+
+// The GPU backend of `path` made with `env` set (unset again afterwards), with a `kv` cache.
+Result<std::unique_ptr<Backend>> gpuBackendWith(const std::string& path, const EnvSettings& env,
+                                                KvDType kv = KvDType::F16) {
+    for (const auto& [k, v] : env) {
+        if (*v) setenv(k, v, 1);
+        else unsetenv(k);
+    }
+    auto b = gpuBackend(path, oneGpu(), 96, kv);
+    for (const auto& e : env) unsetenv(e.first);
+    return b;
+}
+
+// The flash-attention tests' steps, every logit row: a 200-token prompt alone, then its 57-token
+// continuation in one step with a new 90-token prompt, then `decodes` one-token steps continuing
+// the first (graphs); the tokens drawn from seeds seed .. seed + 3.
+std::vector<float> longPromptLogits(Backend& be, uint32_t seed, int decodes) {
+    const int V = static_cast<int>(be.vocabSize());
+    const auto a = randomTokens(200, V, seed), a2 = randomTokens(57, V, seed + 1), b = randomTokens(90, V, seed + 2);
+    const auto more = randomTokens(decodes, V, seed + 3);
+    const auto tableA = blockRun(0, 257 + decodes), tableB = blockRun(40, 90);
+    std::vector<float> all = runSlice(be, a, 0, tableA, true), l;
+    ForwardBatch fb;
+    fb.addSequence(a2, 200, tableA, true, false);
+    fb.addSequence(b, 0, tableB, true, false);
+    EXPECT_TRUE(be.forward(fb, l).ok());
+    all.insert(all.end(), l.begin(), l.end());
+    for (int i = 0; i < decodes; ++i) {
+        l = runSlice(be, {more[static_cast<size_t>(i)]}, 257 + i, tableA);
+        all.insert(all.end(), l.begin(), l.end());
+    }
+    return all;
+}
+
 // The coder model to quantize from: the F16 file, or the Q8_0 one the GPU pack carries instead.
 std::string coderSource() {
     const std::string f16 = modelPath("coder-f16.gguf");
@@ -134,23 +170,14 @@ TEST(CudaTensorCores, QuantizedMatrixProductMatchesCpuAndCublas) {
         auto q = quantizeModel(qp);
         ASSERT_TRUE(q.ok()) << q.error().toString();
         // The f16 form of every type (HEARTH_CUDA_MMA_I8=0; Q5_K takes the integer form by default).
-        setenv("HEARTH_CUDA_MMA_I8", "0", 1);
-        auto fused = gpuBackend(path);
+        auto fused = gpuBackendWith(path, {{"HEARTH_CUDA_MMA_I8", "0"}});
         // From 2 tokens on (instead of from 9) the tensor-core kernel (its one-tile form) in one
         // backend and dequantization + cuBLAS, the path it is compared with, in the other.
-        setenv("HEARTH_CUDA_GEMV_MAX_T", "1", 1);
-        auto fusedSmall = gpuBackend(path);
-        setenv("HEARTH_CUDA_NO_MMA", "1", 1);
-        auto cublas = gpuBackend(path);
-        unsetenv("HEARTH_CUDA_NO_MMA");
-        unsetenv("HEARTH_CUDA_GEMV_MAX_T");
+        auto fusedSmall = gpuBackendWith(path, {{"HEARTH_CUDA_MMA_I8", "0"}, {"HEARTH_CUDA_GEMV_MAX_T", "1"}});
+        auto cublas = gpuBackendWith(path, {{"HEARTH_CUDA_MMA_I8", "0"}, {"HEARTH_CUDA_GEMV_MAX_T", "1"}, {"HEARTH_CUDA_NO_MMA", "1"}});
         // The integer form of Q4_K and Q5_K (HEARTH_CUDA_MMA_I8=1), held to the same bounds.
-        setenv("HEARTH_CUDA_MMA_I8", "1", 1);
-        auto i8 = gpuBackend(path);
-        setenv("HEARTH_CUDA_GEMV_MAX_T", "1", 1);
-        auto i8Small = gpuBackend(path);
-        unsetenv("HEARTH_CUDA_GEMV_MAX_T");
-        unsetenv("HEARTH_CUDA_MMA_I8");
+        auto i8 = gpuBackendWith(path, {{"HEARTH_CUDA_MMA_I8", "1"}});
+        auto i8Small = gpuBackendWith(path, {{"HEARTH_CUDA_MMA_I8", "1"}, {"HEARTH_CUDA_GEMV_MAX_T", "1"}});
         auto cpu = cpuBackend(path);
         ASSERT_TRUE(fused.ok() && cublas.ok() && fusedSmall.ok() && cpu.ok() && i8.ok() && i8Small.ok());
         const size_t V = (*fused)->vocabSize();
@@ -210,32 +237,16 @@ TEST(CudaTensorCores, FlashAttentionMatchesCpuOnLongPrompts) {
     std::vector<std::string> models = {modelPath("tiny-llama-f16.gguf"), wide};
     if (std::filesystem::exists(modelPath("coder-f16.gguf"))) models.push_back(modelPath("coder-f16.gguf"));
     for (const std::string& path : models) {
-        setenv("HEARTH_CUDA_MMA_ATTENTION", "1", 1);
-        auto gpu = gpuBackend(path);
-        unsetenv("HEARTH_CUDA_MMA_ATTENTION");
-        setenv("HEARTH_CUDA_NO_MMA_ATTENTION", "1", 1);
-        auto general = gpuBackend(path);  // the kernels the tensor-core one replaces
-        unsetenv("HEARTH_CUDA_NO_MMA_ATTENTION");
+        auto gpu = gpuBackendWith(path, {{"HEARTH_CUDA_MMA_ATTENTION", "1"}});
+        auto general = gpuBackendWith(path, {{"HEARTH_CUDA_NO_MMA_ATTENTION", "1"}});  // the kernels the tensor-core one replaces
         auto cpu = cpuBackend(path);
         ASSERT_TRUE(gpu.ok() && general.ok() && cpu.ok()) << path;
         const size_t V = (*gpu)->vocabSize();
-        const auto a = randomTokens(200, static_cast<int>(V), 1), a2 = randomTokens(57, static_cast<int>(V), 2);
-        const auto b = randomTokens(90, static_cast<int>(V), 3);
-        const auto tableA = blockRun(0, 257), tableB = blockRun(40, 90);
         // A long prompt alone, then its continuation in one step with a new prompt.
-        ForwardBatch fb;
-        fb.addSequence(a2, 200, tableA, true, false);
-        fb.addSequence(b, 0, tableB, true, false);
-        auto run = [&](Backend& be) {
-            std::vector<float> all = runSlice(be, a, 0, tableA, true), more;
-            EXPECT_TRUE(be.forward(fb, more).ok());
-            all.insert(all.end(), more.begin(), more.end());
-            return all;
-        };
-        const auto ref = run(**cpu);
+        const auto ref = longPromptLogits(**cpu, 1, 0);
         Agreement mma, gen;
-        mma.add(run(**gpu), ref, V);
-        gen.add(run(**general), ref, V);
+        mma.add(longPromptLogits(**gpu, 1, 0), ref, V);
+        gen.add(longPromptLogits(**general, 1, 0), ref, V);
         std::printf("  %-30s max rel err %.2e, top-1 equal %d/%d (the general kernels: %.2e, %d/%d)\n",
                     path.substr(path.rfind('/') + 1).c_str(), mma.worst, mma.same, mma.rows, gen.worst, gen.same, gen.rows);
         EXPECT_EQ(mma.rows, 200 + 57 + 90);
@@ -259,32 +270,12 @@ TEST(CudaTensorCores, FlashAttentionMatchesCpuOnLongPrompts) {
 TEST(CudaTensorCores, FlashAttentionReadsFp8KvAsTheGeneralKernelsDo) {
     SKIP_WITHOUT_GPU();
     for (const std::string& path : {modelPath("tiny-llama-f16.gguf"), writeWideHeadTwin()}) {
-        setenv("HEARTH_CUDA_MMA_ATTENTION", "1", 1);
-        auto gpu = gpuBackend(path, oneGpu(), 96, KvDType::FP8_E4M3);
-        unsetenv("HEARTH_CUDA_MMA_ATTENTION");
-        setenv("HEARTH_CUDA_NO_MMA_ATTENTION", "1", 1);
-        auto general = gpuBackend(path, oneGpu(), 96, KvDType::FP8_E4M3);
-        unsetenv("HEARTH_CUDA_NO_MMA_ATTENTION");
+        auto gpu = gpuBackendWith(path, {{"HEARTH_CUDA_MMA_ATTENTION", "1"}}, KvDType::FP8_E4M3);
+        auto general = gpuBackendWith(path, {{"HEARTH_CUDA_NO_MMA_ATTENTION", "1"}}, KvDType::FP8_E4M3);
         ASSERT_TRUE(gpu.ok() && general.ok()) << path;
         const size_t V = (*gpu)->vocabSize();
-        const auto a = randomTokens(200, static_cast<int>(V), 4), a2 = randomTokens(57, static_cast<int>(V), 5);
-        const auto b = randomTokens(90, static_cast<int>(V), 6), more = randomTokens(8, static_cast<int>(V), 7);
-        const auto tableA = blockRun(0, 272), tableB = blockRun(40, 90);
-        ForwardBatch fb;
-        fb.addSequence(a2, 200, tableA, true, false);
-        fb.addSequence(b, 0, tableB, true, false);
-        auto run = [&](Backend& be) {
-            std::vector<float> all = runSlice(be, a, 0, tableA, true), l;
-            EXPECT_TRUE(be.forward(fb, l).ok());
-            all.insert(all.end(), l.begin(), l.end());
-            for (int i = 0; i < 8; ++i) {
-                l = runSlice(be, {more[static_cast<size_t>(i)]}, 257 + i, tableA);
-                all.insert(all.end(), l.begin(), l.end());
-            }
-            return all;
-        };
         Agreement cmp;
-        cmp.add(run(**gpu), run(**general), V);
+        cmp.add(longPromptLogits(**gpu, 4, 8), longPromptLogits(**general, 4, 8), V);
         std::printf("  %-30s FP8 KV, tensor cores vs general kernels: max rel err %.2e, top-1 equal %d/%d\n",
                     path.substr(path.rfind('/') + 1).c_str(), cmp.worst, cmp.same, cmp.rows);
         EXPECT_EQ(cmp.rows, 200 + 57 + 90 + 8);
@@ -300,18 +291,6 @@ TEST(CudaTensorCores, FlashAttentionReadsFp8KvAsTheGeneralKernelsDo) {
 // worst row's relative error at most `ratio` times the others' (or 2e-3), and top-1 within 4 rows (of 75:
 // tiny models have near ties).
 namespace {
-using EnvSettings = std::vector<std::pair<const char*, const char*>>;
-
-Result<std::unique_ptr<Backend>> gpuBackendWith(const std::string& path, const EnvSettings& env) {
-    for (const auto& [k, v] : env) {
-        if (*v) setenv(k, v, 1);
-        else unsetenv(k);
-    }
-    auto b = gpuBackend(path);
-    for (const auto& kv : env) unsetenv(kv.first);
-    return b;
-}
-
 void expectSwitchChangesNoLogit(const std::string& path, const EnvSettings& onEnv, const EnvSettings& offEnv,
                                 const char* what, double ratio = 0) {
     auto on = gpuBackendWith(path, onEnv);
