@@ -30,9 +30,8 @@ int runPerplexity(int argc, char** argv) {
     const bool json = args.flag("json");
     if (auto e = args.finish(); !e.empty()) return fail(e, 2);
     if (!model || !file) return fail("perplexity needs -m MODEL and -f TEXT", 2);
-    if (kv == "q8_0") p.kvType = KvDType::Q8_0;
-    else if (kv == "fp8") p.kvType = KvDType::FP8_E4M3;
-    else if (kv != "f16") return fail("--kv-type must be f16, q8_0 or fp8", 2);
+    if (auto t = parseKvDType(kv)) p.kvType = *t;
+    else return fail("--kv-type must be f16, q8_0 or fp8", 2);
     std::ifstream in(*file, std::ios::binary);
     if (!in) return fail("cannot read '" + *file + "'");
     std::stringstream ss;

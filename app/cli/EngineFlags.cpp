@@ -64,9 +64,8 @@ std::string readEngineFlags(CliArgs& args, EngineConfig& c) {
     if (args.flag("no-prefix-cache")) c.prefixCaching = false;
     if (args.flag("batch-invariant")) c.batchInvariant = true;
     if (auto kv = args.get("kv-type")) {
-        if (*kv == "f16") c.kvType = KvDType::F16;
-        else if (*kv == "q8_0") c.kvType = KvDType::Q8_0;
-        else if (*kv == "fp8") c.kvType = KvDType::FP8_E4M3;  // CUDA only: the CPU backend refuses it with its reason
+        // fp8 is CUDA only: the CPU backend refuses it with its reason.
+        if (auto t = parseKvDType(*kv)) c.kvType = *t;
         else return "--kv-type must be f16, q8_0 or fp8, got '" + *kv + "'";
     }
     if (auto t = args.get("chat-template")) {

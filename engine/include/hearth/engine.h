@@ -23,8 +23,13 @@ namespace hearth {
 using RequestId = uint64_t;
 
 enum class KvDType { F16, Q8_0, FP8_E4M3 };
-// The name --kv-type takes for it.
+// The name --kv-type takes for it, and back (nullopt: no such dtype).
 inline const char* kvDTypeName(KvDType t) { return t == KvDType::F16 ? "f16" : t == KvDType::Q8_0 ? "q8_0" : "fp8"; }
+inline std::optional<KvDType> parseKvDType(std::string_view name) {
+    for (KvDType t : {KvDType::F16, KvDType::Q8_0, KvDType::FP8_E4M3})
+        if (name == kvDTypeName(t)) return t;
+    return std::nullopt;
+}
 
 // Where layers run. Empty devices = all layers on the CPU.
 struct PlacementConfig {

@@ -17,6 +17,14 @@
 
 namespace hearth {
 
+// The error for a backend whose kvBlockBytes(dtype) is 0: `who` (e.g. "the cpu backend") cannot
+// hold that cache for this model, with the reason where it is the model's shape.
+inline Error kvDTypeRefused(const std::string& who, KvDType dtype) {
+    return makeError(ErrorCode::InvalidArgument,
+                     who + " cannot hold a " + kvDTypeName(dtype) + " KV cache for this model" +
+                         (dtype == KvDType::Q8_0 ? " (q8_0 needs a head size that is a multiple of 32)" : ""));
+}
+
 class Backend {
 public:
     virtual ~Backend() = default;

@@ -97,10 +97,7 @@ Result<std::unique_ptr<Engine>> Engine::create(const EngineConfig& config, LoadP
     if (!report(0.8f)) return cancelled;
 
     const uint64_t blockBytes = (*backend)->kvBlockBytes(config.kvType);
-    if (blockBytes == 0)
-        return makeError(ErrorCode::InvalidArgument, "the " + (*backend)->name() + " backend cannot hold a " +
-                                                         kvDTypeName(config.kvType) +
-                                                         " KV cache for this model (q8_0 needs a head size that is a multiple of 32)");
+    if (blockBytes == 0) return kvDTypeRefused("the " + (*backend)->name() + " backend", config.kvType);
     auto fp = ModelFingerprint::compute(config.modelPath, (*backend)->name(), config.kvType, blockBytes);
     HEARTH_TRY(fp);
     EngineCoreOptions opts;

@@ -52,9 +52,7 @@ Result<std::unique_ptr<EngineCore>> EngineCore::create(std::unique_ptr<Backend> 
                                                        SpecResources spec) {
     if (!backend) return makeError(ErrorCode::InvalidArgument, "no backend");
     const uint64_t blockBytes = backend->kvBlockBytes(config.kvType);
-    if (blockBytes == 0)
-        return makeError(ErrorCode::InvalidArgument, backend->name() + " cannot hold a " + kvDTypeName(config.kvType) +
-                                                         " KV cache for this model (q8_0 needs a head size that is a multiple of 32)");
+    if (blockBytes == 0) return kvDTypeRefused(backend->name(), config.kvType);
     const int32_t ctx = config.contextLength > 0 ? config.contextLength : std::max(1, options.modelContext);
     auto blocks = poolBlocks(config, *backend, blockBytes, ctx);
     HEARTH_TRY(blocks);

@@ -10,9 +10,7 @@ Result<std::unique_ptr<DraftModelRunner>> DraftModelRunner::create(std::unique_p
                                                                    int32_t maxBatchTokens) {
     if (!backend) return makeError(ErrorCode::InvalidArgument, "no draft backend");
     const uint64_t blockBytes = backend->kvBlockBytes(kvType);
-    if (blockBytes == 0)
-        return makeError(ErrorCode::InvalidArgument, std::string("the draft model cannot use a ") + kvDTypeName(kvType) +
-                                                         " KV cache (q8_0 needs a head size that is a multiple of 32)");
+    if (blockBytes == 0) return kvDTypeRefused("the draft model's backend", kvType);
     HEARTH_TRY(backend->allocateKv(numBlocks, kvType));
     return std::unique_ptr<DraftModelRunner>(
         new DraftModelRunner(std::move(backend), numBlocks, blockBytes, std::max(1, context), std::max(1, maxBatchTokens)));
