@@ -89,26 +89,12 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantMmaKernel(c
     // The factors this lane computes each step (stageFactors): one of its warp's slots, half the units.
     const int facSlot = warp * 16 + (lane & 15), facRow = slotRow(facSlot), facHi = lane >> 4;
     float acc[NT][4];
-#pragma unroll
-    for (int n = 0; n < NT; ++n)
-#pragma unroll
-        for (int k = 0; k < 4; ++k) acc[n][k] = 0.f;
+    zeroSums(acc);
 
-    // Stages as counters (the stage count is a launch parameter: no division per step).
-    int stUse = 0, stFill = p.stages - 1;
+    MmaStageRing ring(p.stages);
     for (int i = 0; i < nk; ++i) {
-        cpWaitPending(p.stages - 2);  // step i has landed (this thread's copies) ...
-        __syncthreads();              // ... everyone's, and the stage computed last iteration is free
-        if (i + p.stages - 1 < nk) {
-            issueW(ks0 + i + p.stages - 1, stFill);
-            issueX(ks0 + i + p.stages - 1, stFill);
-        }
-        cpCommit();
-        stFill = stFill + 1 == p.stages ? 0 : stFill + 1;
-
+        const uint8_t* raw = smem + ring.next(cta, i, p.stages, issueW, issueX) * kStage;
         const int ks = ks0 + i;
-        const uint8_t* raw = smem + stUse * kStage;
-        stUse = stUse + 1 == p.stages ? 0 : stUse + 1;
         const uint8_t* xs = raw + kBM * S::kRawLd;
         if (p.measureSkipMath) continue;
         stageFactors<TT>(raw + facSlot * S::kRawLd + rawMisalign<TT>(p, facRow, ks), facHi, fac[facSlot]);

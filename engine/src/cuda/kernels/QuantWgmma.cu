@@ -68,7 +68,6 @@ __device__ __forceinline__ void wgFence() { asm volatile("wgmma.fence.sync.align
 __device__ __forceinline__ void wgCommit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
 template <int N>
 __device__ __forceinline__ void wgWait() { asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory"); }
-__device__ __forceinline__ void asyncProxyFence() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
 
 // Keeps the compiler from moving accesses to the accumulators across this point (they are written
 // by MMAs in flight between the first MMA and the last wait).
@@ -161,28 +160,16 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantWgmmaKernel
     // The factors this lane computes each step (stageFactors): one of its warp's slots, half the units.
     const int facSlot = warp * 16 + (lane & 15), facRow = cta.slotRow(facSlot), facHi = lane >> 4;
     float acc[NT][4];
-#pragma unroll
-    for (int n = 0; n < NT; ++n)
-#pragma unroll
-        for (int k = 0; k < 4; ++k) acc[n][k] = 0.f;
+    zeroSums(acc);
 
     fenceOperands(acc);
-    int stUse = 0, stFill = p.stages - 1;
+    MmaStageRing ring(p.stages);
     for (int i = 0; i < nk; ++i) {
-        cpWaitPending(p.stages - 2);  // step i has landed (this thread's copies) ...
-        asyncProxyFence();            // ... visible to the MMAs' reads ...
-        __syncthreads();              // ... everyone's; no MMA reads the stage computed last step
-        if (i + p.stages - 1 < nk) {
-            issueW(ks0 + i + p.stages - 1, stFill);
-            issueX(ks0 + i + p.stages - 1, stFill);
-        }
-        cpCommit();
-        stFill = stFill + 1 == p.stages ? 0 : stFill + 1;
-
+        // (Every MMA of the step before has completed: the wait at the end of each step.)
+        const int st = ring.next<true>(cta, i, p.stages, issueW, issueX);
         const int ks = ks0 + i;
-        const uint32_t xs = smemAddr + static_cast<uint32_t>(stUse * W::kStage);
-        const uint8_t* raw = smem + stUse * W::kStage + W::kXTile;
-        stUse = stUse + 1 == p.stages ? 0 : stUse + 1;
+        const uint32_t xs = smemAddr + static_cast<uint32_t>(st * W::kStage);
+        const uint8_t* raw = smem + st * W::kStage + W::kXTile;
         if (p.measureSkipMath) continue;
         stageFactors<TT>(raw + facSlot * S::kRawLd + rawMisalign<TT>(p, facRow, ks), facHi, fac + facSlot * kFacLd);
         __syncwarp();
