@@ -149,4 +149,28 @@ __device__ __forceinline__ void stageFactors(const uint8_t* slotRaw, int hi, uin
     }
 }
 
+// A lane's A fragments of one K step, unit by unit: slots A = 16w + g and B = A + 8 of warp w, their
+// rows' raw bytes in the tile `raw`, their factors (stageFactors' layout) at facA and facB.
+template <int TT>
+struct MmaStepFragments {
+    using Q = QType<TT>;
+    const uint8_t* baseA;
+    const uint8_t* baseB;
+    const uint32_t* facA;
+    const uint32_t* facB;
+    int tq;
+
+    __device__ __forceinline__ MmaStepFragments(const MmaParams& p, const uint8_t* raw, int slotA, int rowA, int rowB,
+                                                int ks, const uint32_t* facA_, const uint32_t* facB_, int tq_)
+        : baseA(raw + slotA * MmaShape<TT>::kRawLd + rawMisalign<TT>(p, rowA, ks)),
+          baseB(raw + (slotA + 8) * MmaShape<TT>::kRawLd + rawMisalign<TT>(p, rowB, ks)),
+          facA(facA_), facB(facB_), tq(tq_) {}
+    __device__ __forceinline__ void unit(int u, uint32_t (&frag)[2][4]) const {
+        constexpr int kPerBlock = Q::kElems / 32;
+        const int blk = u / kPerBlock, j = u % kPerBlock;
+        unitFragments<TT>(baseA + blk * Q::kBytes, baseB + blk * Q::kBytes, j, tq, facA[2 * u + (tq >> 1)],
+                          facB[2 * u + (tq >> 1)], frag);
+    }
+};
+
 }  // namespace hearth::cuda

@@ -101,15 +101,11 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantMmaKernel(c
         __syncwarp();
         const uint8_t* xEven = xs + g * kXRowBytes + 16 * tq + 64 * (g & 1);
         const uint8_t* xOdd = xs + g * kXRowBytes + 16 * tq - 64 * (g & 1);
-        const uint8_t* baseA = raw + slotA * S::kRawLd + rawMisalign<TT>(p, rowA, ks);
-        const uint8_t* baseB = raw + slotB * S::kRawLd + rawMisalign<TT>(p, rowB, ks);
+        const MmaStepFragments<TT> frags(p, raw, slotA, rowA, rowB, ks, fac[slotA], fac[slotB], tq);
 #pragma unroll
         for (int u = 0; u < kUnits; ++u) {
-            constexpr int kPerBlock = Q::kElems / 32;
-            const int blk = u / kPerBlock, j = u % kPerBlock;
             uint32_t frag[2][4];
-            unitFragments<TT>(baseA + blk * Q::kBytes, baseB + blk * Q::kBytes, j, tq, fac[slotA][2 * u + (tq >> 1)],
-                              fac[slotB][2 * u + (tq >> 1)], frag);
+            frags.unit(u, frag);
             // The inputs of chunk (4u + tq) ^ 4(g & 1) = 4(u ^ (g & 1)) + tq of token row g: 64 bytes
             // further (u even) or back (u odd) on odd rows, so constant offsets from two bases.
             const uint8_t* xb = (u & 1) ? xOdd : xEven;

@@ -173,15 +173,11 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantWgmmaKernel
         if (p.measureSkipMath) continue;
         stageFactors<TT>(raw + facSlot * S::kRawLd + rawMisalign<TT>(p, facRow, ks), facHi, fac + facSlot * kFacLd);
         __syncwarp();
-        const uint8_t* baseA = raw + slotA * S::kRawLd + rawMisalign<TT>(p, rowA, ks);
-        const uint8_t* baseB = raw + slotB * S::kRawLd + rawMisalign<TT>(p, rowB, ks);
+        const MmaStepFragments<TT> frags(p, raw, slotA, rowA, rowB, ks, fac + slotA * kFacLd, fac + slotB * kFacLd, tq);
 #pragma unroll
         for (int u = 0; u < kUnits; ++u) {
-            constexpr int kPerBlock = Q::kElems / 32;
-            const int blk = u / kPerBlock, j = u % kPerBlock;
             uint32_t frag[2][4];
-            unitFragments<TT>(baseA + blk * Q::kBytes, baseB + blk * Q::kBytes, j, tq,
-                              fac[slotA * kFacLd + 2 * u + (tq >> 1)], fac[slotB * kFacLd + 2 * u + (tq >> 1)], frag);
+            frags.unit(u, frag);
             wgFence();
             const uint32_t unitX = xs + static_cast<uint32_t>((u >> 1) * W::kAtom + 64 * (u & 1));
             wgmma<NT>(acc, frag[0], swizzled128(unitX));
