@@ -93,6 +93,18 @@ Status CudaStage::init(const HearthCudaStageArgs& a) {
     const int i8Mode = i8 ? std::atoi(i8) : -1;
     if (caps_.tensorCores && i8Mode != 0 && prepareQuantMmaI8(caps_.sharedOptin) == cudaSuccess)
         caps_.i8MmaTypes = i8Mode == 1 ? (1u << 12) | (1u << 13) : 1u << 13;
+    // Q8_0 / Q4_K / Q5_K / Q6_K products of 17-64 tokens on Hopper's warpgroup MMAs (QuantWgmma.cu)
+    // where this library has sm_90a code; HEARTH_CUDA_WGMMA=0 keeps them on mma.sync (measuring,
+    // tests), =2 makes a device without them an error (tests).
+    const char* wgEnv = std::getenv("HEARTH_CUDA_WGMMA");
+    const int wgMode = wgEnv ? std::atoi(wgEnv) : 1;
+    if (wgMode == 2 && (prop.major != 9 || prop.minor != 0))
+        return makeError(ErrorCode::Unavailable, "HEARTH_CUDA_WGMMA=2: warpgroup MMAs need compute capability 9.0");
+    caps_.wgmma = caps_.tensorCores && prop.major == 9 && prop.minor == 0 && wgMode != 0 &&
+                  prepareQuantWgmma(caps_.sharedOptin) == cudaSuccess;
+    if (wgMode == 2 && !caps_.wgmma)
+        return makeError(ErrorCode::Unavailable, "HEARTH_CUDA_WGMMA=2: this library has no sm_90a code "
+                                                 "(CMAKE_CUDA_ARCHITECTURES must name 90a)");
     // Dense decode launches stream their weights through shared memory (DenseStreamGemv.cu), k-quant
     // ones copy theirs by bulk copies (KQuantGemv.cu), on sm_90 and newer. HEARTH_CUDA_STREAM_GEMV=0 /
     // 1 / 2 (measuring, tests): off, cp.async, bulk.

@@ -41,6 +41,10 @@ struct ActPrepParams {
     // FQ8_K only, when set: the Q8_K form too (outQ, outScale) and f16 d * sum(q) per unit here
     // ([rows][cols/32]), for the integer tensor-core kernel (QuantMmaI8.cu).
     __half* outUnitSum = nullptr;
+    // FQ8 formats: the f16 values in the MMA unit order of MmaWeightTiles.cuh (element 8t + 2j + b
+    // of each 32-element unit stored at 8j + 2t + b), which the warpgroup kernel (QuantWgmma.cu)
+    // reads; only that kernel may read such an input.
+    int mmaUnitOrder = 0;
 };
 
 struct GemvSeg {
@@ -256,6 +260,13 @@ int quantMmaCtas(int rows, int mode);  // CTAs of one segment (mode 2: of the pa
 cudaError_t launchQuantMma(const MmaParams& p, int splits, cudaStream_t s);
 // Adds the split-K partial sums of a launch with `splits` > 1 in split order (both forms).
 cudaError_t launchMmaSplitReduce(const MmaParams& p, int splits, cudaStream_t s);
+// The warpgroup form (QuantWgmma.cu, sm_90a): Q8_0, Q4_K, Q5_K, Q6_K weights, 17..64 tokens in one
+// launch, inputs in MMA unit order (ActPrepParams::mmaUnitOrder); prepare fails where the library
+// has no sm_90a code for the device.
+bool quantWgmmaSupports(int type);
+cudaError_t prepareQuantWgmma(int sharedOptin);
+MmaPlan quantWgmmaPlan(int type, int T, int sharedOptin, int sharedPerSm);
+cudaError_t launchQuantWgmma(const MmaParams& p, int splits, cudaStream_t s);
 // The integer form for Q4_K and Q5_K weights (QuantMmaI8.cu): the same launch shapes and epilogues.
 bool quantMmaI8Supports(int type);
 cudaError_t prepareQuantMmaI8(int sharedOptin);

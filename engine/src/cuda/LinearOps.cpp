@@ -108,11 +108,12 @@ const void* LinearOps::denseInput(int fmt) const {
     return fmt == kActF32 ? actF32_.data() : actHalf_.data();
 }
 
-Status LinearOps::prepare(const LinearInput& in, int fmt) {
+Status LinearOps::prepare(const LinearInput& in, int fmt, bool unitOrder) {
     static const bool skip = measureSkips("prep");
     if (skip) return Status::success();
     auto a = prepParams(in, fmt);
     if (!a.ok()) return a.error();
+    a->mmaUnitOrder = unitOrder ? 1 : 0;
     return cudaStatus(launchActPrep(*a, stream_), "activation preparation");
 }
 
@@ -242,11 +243,21 @@ bool LinearOps::mmaEligible(const LinearInput& in, const DevTensor& w) const {
     return !useGemv(in.rows, w) && mmaTakes(in.rows, w);
 }
 
-Status LinearOps::mma(const LinearInput& in, std::span<const Projection> projs, int mode, float* pairOut) {
+bool LinearOps::wgmmaRuns(int rows, const DevTensor& w) const {
+    return caps_.wgmma && !caps_.i8Mma(w.type) && w.cols % 256 == 0 &&
+           quantWgmmaPlan(w.type, rows, caps_.sharedOptin, caps_.sharedPerSm).maxT > 0;
+}
+
+Status LinearOps::mma(const LinearInput& in, std::span<const Projection> projs, int mode, float* pairOut,
+                      bool unitOrder) {
     const DevTensor& w0 = *projs[0].w;
     const bool i8 = caps_.i8Mma(w0.type);  // only types QuantMmaI8.cu supports are ever set
-    const MmaPlan plan = i8 ? quantMmaI8Plan(w0.type, in.rows, caps_.sharedOptin, caps_.sharedPerSm)
-                            : quantMmaPlan(w0.type, in.rows, caps_.sharedOptin, caps_.sharedPerSm);
+    const bool wg = unitOrder && !i8;
+    if (wg && !wgmmaRuns(in.rows, w0))
+        return makeError(ErrorCode::Internal, "inputs in MMA unit order for a kernel that reads them in order");
+    const MmaPlan plan = i8   ? quantMmaI8Plan(w0.type, in.rows, caps_.sharedOptin, caps_.sharedPerSm)
+                         : wg ? quantWgmmaPlan(w0.type, in.rows, caps_.sharedOptin, caps_.sharedPerSm)
+                              : quantMmaPlan(w0.type, in.rows, caps_.sharedOptin, caps_.sharedPerSm);
     if (plan.maxT <= 0) return makeError(ErrorCode::Internal, "tensor-core path chosen for a shape it cannot run");
     static const bool skip = measureSkips("mma"), skipMath = measureSkips("mmamath"), skipW = measureSkips("mmaw"),
                       skipX = measureSkips("mmax");
@@ -291,8 +302,10 @@ Status LinearOps::mma(const LinearInput& in, std::span<const Projection> projs, 
         const uint64_t perSplit = static_cast<uint64_t>(m.T) * m.totalRows * 4;
         const int maxSplits = static_cast<int>(std::min<uint64_t>(16, partial_.size() / perSplit));
         const int splits = quantMmaSplits(ctas, m.cols, caps_.multiProcessors, plan.ctasPerSm, maxSplits);
-        HEARTH_TRY(cudaStatus(i8 ? launchQuantMmaI8(m, splits, stream_) : launchQuantMma(m, splits, stream_),
-                              "tensor-core matrix product"));
+        const cudaError_t e = i8 ? launchQuantMmaI8(m, splits, stream_)
+                              : wg ? launchQuantWgmma(m, splits, stream_)
+                                   : launchQuantMma(m, splits, stream_);
+        HEARTH_TRY(cudaStatus(e, "tensor-core matrix product"));
     }
     return Status::success();
 }
@@ -330,13 +343,27 @@ Status LinearOps::project(const LinearInput& in, std::span<const Projection> pro
         const int fmt = small ? gemvFormat(projs[i].w->type) : gemmFormat(projs[i].w->type);
         // A streamed dense product prepares its own input (and leaves it for the others below).
         const bool fusePrep = small && fusesPrep(in, *projs[i].w);
+        // The inputs in MMA unit order where the warpgroup kernel reads them and every other
+        // product of this input reads the int8 form (the integer kernel) instead.
+        bool unitOrder = false;
+        if (!small) {
+            bool any = false, all = true;
+            for (size_t j = i; j < projs.size(); ++j) {
+                const DevTensor& w = *projs[j].w;
+                if (done[j] || useGemv(in.rows, w) || gemmFormat(w.type) != fmt) continue;
+                const bool wg = mmaEligible(in, w) && wgmmaRuns(in.rows, w);
+                any = any || wg;
+                all = all && (wg || (mmaEligible(in, w) && caps_.i8Mma(w.type)));
+            }
+            unitOrder = any && all;
+        }
         ActPrepParams prep;
         if (fusePrep) {
             auto a = prepParams(in, fmt);
             if (!a.ok()) return a.error();
             prep = *a;
         } else {
-            HEARTH_TRY(prepare(in, fmt));
+            HEARTH_TRY(prepare(in, fmt, unitOrder));
         }
         if (!small) {
             // Every projection of this input format, the first one included, on the prepared input.
@@ -344,7 +371,7 @@ Status LinearOps::project(const LinearInput& in, std::span<const Projection> pro
                 if (!done[j] && !useGemv(in.rows, *projs[j].w) && gemmFormat(projs[j].w->type) == fmt) {
                     if (mmaEligible(in, *projs[j].w)) {
                         const auto group = groupOf(j, [&](const DevTensor& w) { return mmaEligible(in, w); });
-                        HEARTH_TRY(mma(in, group, projs[j].accumulate ? 1 : 0, nullptr));
+                        HEARTH_TRY(mma(in, group, projs[j].accumulate ? 1 : 0, nullptr, unitOrder));
                     } else {
                         HEARTH_TRY(gemm(in, projs[j]));
                         done[j] = true;
@@ -379,9 +406,10 @@ Status LinearOps::gatedFfn(const LinearInput& in, const DevTensor& gate, const D
         return gemv(in, pair, 2, out);
     }
     if (gate.type == up.type && gate.cols == up.cols && gate.rows == up.rows && mmaEligible(in, gate)) {
-        HEARTH_TRY(prepare(in, gemmFormat(gate.type)));
+        const bool unitOrder = wgmmaRuns(in.rows, gate);
+        HEARTH_TRY(prepare(in, gemmFormat(gate.type), unitOrder));
         const Projection pair[2] = {{&gate, out, F, false}, {&up, out, F, false}};
-        return mma(in, pair, 2, out);
+        return mma(in, pair, 2, out, unitOrder);
     }
     const Projection projs[2] = {{&gate, out, F, false}, {&up, upScratch, F, false}};
     HEARTH_TRY(project(in, projs));

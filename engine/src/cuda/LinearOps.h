@@ -46,6 +46,7 @@ struct DeviceCaps {
     // GGUF type: Q5_K by default, Q4_K too with HEARTH_CUDA_MMA_I8=1, none with =0 (CudaStage).
     uint32_t i8MmaTypes = 0;
     bool i8Mma(int type) const { return type >= 0 && type < 32 && ((i8MmaTypes >> type) & 1u); }
+    bool wgmma = false;              // the warpgroup form runs here (prepareQuantWgmma)
     int streamGemv = 0;              // GemvParams::streamWeights for dense decode launches
 };
 
@@ -99,7 +100,8 @@ public:
 private:
     bool useGemv(int rows, const DevTensor& w) const;
     bool mmaTakes(int rows, const DevTensor& w) const;  // the tensor-core kernel can run this shape
-    Status prepare(const LinearInput& in, int fmt);
+    // unitOrder: FQ8 values in MMA unit order, for the warpgroup kernel only (ActPrepParams).
+    Status prepare(const LinearInput& in, int fmt, bool unitOrder = false);
     Result<ActPrepParams> prepParams(const LinearInput& in, int fmt) const;
     // The dense decode product would take its input unprepared (GemvParams::fusedPrep).
     bool fusesPrep(const LinearInput& in, const DevTensor& w) const;
@@ -110,7 +112,11 @@ private:
     Status gemm(const LinearInput& in, const Projection& p);
     bool mmaEligible(const LinearInput& in, const DevTensor& w) const;
     // Projections of one type and width (mode 0/1), or the gate/up pair (mode 2, into pairOut).
-    Status mma(const LinearInput& in, std::span<const Projection> projs, int mode, float* pairOut);
+    // The warpgroup kernel takes this product (its inputs then need MMA unit order).
+    bool wgmmaRuns(int rows, const DevTensor& w) const;
+    // unitOrder: the prepared inputs are in MMA unit order; each projection then runs on the
+    // warpgroup or the integer kernel (which reads the int8 form).
+    Status mma(const LinearInput& in, std::span<const Projection> projs, int mode, float* pairOut, bool unitOrder);
     const void* denseInput(int fmt) const;
 
     int maxRows_ = 0, maxCols_ = 0;

@@ -433,3 +433,30 @@ TEST(CudaTensorCores, IntegerKQuantFormAgreesWithTheCpu) {
                                     modelPath("tiny-qwen3-q4_k_m.gguf"), wide})
         expectSwitchChangesNoLogit(path, {{"HEARTH_CUDA_MMA_I8", "1"}}, {{"HEARTH_CUDA_MMA_I8", "0"}}, "integer vs f16 form", 1.25);
 }
+
+// On a compute capability 9.0 device, products of 17-64 tokens with Q8_0, Q4_K, Q5_K or Q6_K
+// weights run on the warpgroup form (QuantWgmma.cu: wgmma with the weights' fragments from
+// registers and the inputs, prepared in MMA unit order, from swizzled shared memory). Its sums
+// round inside the tensor cores as mma.sync's need not, so it is held to the CPU as the mma.sync
+// form is (HEARTH_CUDA_WGMMA=0). HEARTH_CUDA_WGMMA=2 makes a library without sm_90a code fail here
+// instead of quietly comparing the mma.sync form with itself. tiny-llama Q4_K_M / Q8_0 and
+// tiny-qwen3 (one K step), Q5_K_M with the integer form off, and the 4096-wide-FFN twin (16 K
+// steps, the K range split over CTAs, Q6_K down rows in one layer); the 40- and 23-token prompts
+// take the 8- and 4-tile kernels.
+TEST(CudaTensorCores, WarpgroupFormAgreesWithTheMmaSyncForm) {
+    SKIP_WITHOUT_GPU();
+    {
+        auto probe = gpuBackendWith(modelPath("tiny-llama-q4_k_m.gguf"), {{"HEARTH_CUDA_WGMMA", "2"}});
+        if (!probe.ok() && probe.error().message.find("compute capability 9.0") != std::string::npos)
+            GTEST_SKIP() << probe.error().message;
+        ASSERT_TRUE(probe.ok()) << probe.error().toString();
+    }
+    const std::string wide = writeWideFfnQ4KmTwin("hearth-ffn4096-wg-tiny-llama-q4_k_m.gguf");
+    ASSERT_FALSE(wide.empty());
+    const EnvSettings on = {{"HEARTH_CUDA_WGMMA", "2"}}, off = {{"HEARTH_CUDA_WGMMA", "0"}};
+    for (const std::string& path : {modelPath("tiny-llama-q4_k_m.gguf"), modelPath("tiny-llama-q8_0.gguf"),
+                                    modelPath("tiny-qwen3-q4_k_m.gguf"), wide})
+        expectSwitchChangesNoLogit(path, on, off, "warpgroup vs mma.sync form", 1.25);
+    expectSwitchChangesNoLogit(modelPath("tiny-llama-q5_k_m.gguf"), {{"HEARTH_CUDA_WGMMA", "2"}, {"HEARTH_CUDA_MMA_I8", "0"}},
+                               {{"HEARTH_CUDA_WGMMA", "0"}, {"HEARTH_CUDA_MMA_I8", "0"}}, "warpgroup vs mma.sync form", 1.25);
+}

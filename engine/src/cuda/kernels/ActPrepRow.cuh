@@ -159,9 +159,18 @@ __device__ __forceinline__ void emitChunk(const ActPrepParams& p, int e0, const 
     }
     if (!active) return;
     if (p.fmt >= kActFQ8_0) {
-        __half* o = static_cast<__half*>(p.outHalf) + outBase + e0;
+        if (p.mmaUnitOrder) {
+            // This lane's values are elements 8t..8t+7 of their unit: pair j to 8j + 2t.
+            __half* o = static_cast<__half*>(p.outHalf) + outBase + (e0 & ~31) + 2 * (lane & 3);
 #pragma unroll
-        for (int k = 0; k < 8; ++k) o[k] = __float2half_rn(__fmul_rn(static_cast<float>(q[k]), dUse));
+            for (int j = 0; j < 4; ++j)
+                *reinterpret_cast<__half2*>(o + 8 * j) =
+                    __floats2half2_rn(__fmul_rn(static_cast<float>(q[2 * j]), dUse), __fmul_rn(static_cast<float>(q[2 * j + 1]), dUse));
+        } else {
+            __half* o = static_cast<__half*>(p.outHalf) + outBase + e0;
+#pragma unroll
+            for (int k = 0; k < 8; ++k) o[k] = __float2half_rn(__fmul_rn(static_cast<float>(q[k]), dUse));
+        }
         if (!p.outUnitSum) return;
     }
     uint32_t w0 = 0, w1 = 0;

@@ -58,6 +58,41 @@ __device__ __forceinline__ void startMmaCopies(const MmaCta& c, int stages, Issu
     }
 }
 
+template <int NT>
+__device__ __forceinline__ void zeroSums(float (&acc)[NT][4]) {
+#pragma unroll
+    for (int n = 0; n < NT; ++n)
+#pragma unroll
+        for (int k = 0; k < 4; ++k) acc[n][k] = 0.f;
+}
+
+// A CTA's ring of `stages` K steps in flight, the first stages - 1 issued by startMmaCopies. For
+// step i (0 .. nk - 1) next() waits until its copies have landed (this thread's, then everyone's:
+// the barrier, after which no one still computes the stage of step i - 1), refills that stage with
+// step i + stages - 1 (an empty commit group past nk, so the wait count stays fixed) and returns
+// step i's stage. Stages are counters: the stage count is a launch parameter, and a division per
+// step costs more than a compare. kAsyncProxy: the stage is read by warpgroup MMAs (the async
+// proxy), so the copies are made visible to it before the barrier.
+struct MmaStageRing {
+    int use = 0, fill;
+    __device__ __forceinline__ explicit MmaStageRing(int stages) : fill(stages - 1) {}
+    template <bool kAsyncProxy = false, class IssueW, class IssueX>
+    __device__ __forceinline__ int next(const MmaCta& c, int i, int stages, IssueW&& issueW, IssueX&& issueX) {
+        cpWaitPending(stages - 2);
+        if constexpr (kAsyncProxy) asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+        __syncthreads();
+        if (i + stages - 1 < c.nk) {
+            issueW(c.ks0 + i + stages - 1, fill);
+            issueX(c.ks0 + i + stages - 1, fill);
+        }
+        cpCommit();
+        fill = fill + 1 == stages ? 0 : fill + 1;
+        const int st = use;
+        use = use + 1 == stages ? 0 : use + 1;
+        return st;
+    }
+};
+
 // The CTA's sums out: acc[nt] of a lane (g, tq) of warp w holds (slotA, t), (slotA, t + 1),
 // (slotB, t), (slotB, t + 1) with slotA = 16w + g, slotB = slotA + 8, t = 8 nt + 2 tq. Split
 // launches write their partial sums (launchMmaSplitReduce adds them); pair launches pass the up

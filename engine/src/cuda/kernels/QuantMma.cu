@@ -29,68 +29,15 @@
 #include "cuda/kernels/GemvCommon.cuh"
 #include "cuda/kernels/Launch.cuh"
 #include "cuda/kernels/MmaCta.cuh"
+#include "cuda/kernels/MmaWeightTiles.cuh"
 #include "cuda/kernels/QuantBlocks.cuh"
 
 namespace hearth::cuda {
 namespace {
 
-constexpr int kBM = kMmaBM, kBK = 256, kThreads = kMmaWarps * 32;
-constexpr int kXRowBytes = kBK * 2;  // one token's f16 inputs of a K step
-constexpr int kUnits = kBK / 32;     // 32-element units of a K step
+constexpr int kBM = kMmaBM, kBK = kMmaBK, kThreads = kMmaWarps * 32;
+constexpr int kXRowBytes = kMmaXRowBytes, kUnits = kMmaUnits;
 constexpr int kStaticSmem = kBM * (2 * kUnits + 1) * 4;  // the kernel's static shared memory (the factor table)
-
-template <int TT> struct MmaShape {
-    static constexpr int kSpan = kBK / QType<TT>::kElems * QType<TT>::kBytes;  // bytes of a row's K step
-    static constexpr int kRawLd = (kSpan + 14 + 15) / 16 * 16;  // + up to 14 bytes before the span (16-byte aligned copies)
-    static constexpr int kChunks = kRawLd / 16;
-};
-
-__device__ __forceinline__ uint32_t asU32(__half2 h) { return *reinterpret_cast<const uint32_t*>(&h); }
-__device__ __forceinline__ __half2 asHalf2(uint32_t u) { return *reinterpret_cast<const __half2*>(&u); }
-
-// Four bytes b = q + Offset (QType::raw) as q * scale + add in f16: bytes 0, 1 in `lo`, bytes 2, 3
-// in `hi`. A byte b becomes the f16 1024 + b by placing it under the exponent bits of 1024;
-// subtracting 1024 + Offset leaves q exactly.
-template <int Offset>
-__device__ __forceinline__ void bytesToHalf(uint32_t v, __half2 scale, __half2 add, uint32_t& lo, uint32_t& hi) {
-    const __half2 bias = asHalf2((0x6400u + Offset) * 0x10001u);
-    const __half2 a = __hsub2(asHalf2(__byte_perm(v, 0x64646464u, 0x4140)), bias);
-    const __half2 b = __hsub2(asHalf2(__byte_perm(v, 0x64646464u, 0x4342)), bias);
-    lo = asU32(__hfma2(a, scale, add));
-    hi = asU32(__hfma2(b, scale, add));
-}
-
-// The unit's dequantization as value = q * scale + add for its lower (upper = 0) or upper half,
-// packed as the f16 pair (scale, add).
-template <int Kind>
-__device__ __forceinline__ uint32_t unitFactors(const Unit& u, int upper) {
-    const float s = static_cast<float>(upper ? u.s1 : u.s0), m = static_cast<float>(upper ? u.m1 : u.m0);
-    float sc = u.d, ad = 0.f;
-    if (Kind == kLegacyMin) ad = u.mw;
-    if (Kind == kKNoMin || Kind == kKMin) sc = u.d * s;
-    if (Kind == kKMin) ad = -(u.dmin * m);
-    return asU32(__floats2half2_rn(sc, ad));
-}
-
-// A fragments of one unit for slot rows A (lane group g) and B (g + 8): frag[h] = {a0, a1, a2, a3}
-// of k16 half h. fac: the rows' packed (scale, add) of this lane's unit half (unitFactors). Rows
-// past the matrix decode whatever the shared memory holds: an output row depends on its own A row
-// only, and those rows' outputs are never stored.
-template <int TT>
-__device__ __forceinline__ void unitFragments(const uint8_t* blkA, const uint8_t* blkB, int j, int tq, uint32_t facA,
-                                              uint32_t facB, uint32_t (&frag)[2][4]) {
-    using Q = QType<TT>;
-    const uint8_t* blk[2] = {blkA, blkB};
-    const uint32_t fac[2] = {facA, facB};
-#pragma unroll
-    for (int r = 0; r < 2; ++r) {
-        const __half2 f = asHalf2(fac[r]);
-        const __half2 sc = __low2half2(f), ad = __high2half2(f);
-        const uint2 w = Q::rawPair(blk[r], j, tq);
-        bytesToHalf<Q::kOffset>(w.x, sc, ad, frag[0][r], frag[0][r + 2]);
-        bytesToHalf<Q::kOffset>(w.y, sc, ad, frag[1][r], frag[1][r + 2]);
-    }
-}
 
 // mma16816 without `volatile`: the compiler may interleave these with the dequantization.
 __device__ __forceinline__ void mmaTile(float (&c)[4], const uint32_t (&a)[4], uint32_t b0, uint32_t b1) {
@@ -117,57 +64,11 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantMmaKernel(c
     __shared__ uint32_t fac[kBM][2 * kUnits + 1];
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, g = lane >> 2, tq = lane & 3;
     const MmaCta cta(p, kBK);
-    const MmaSeg& sg = *cta.sg;
     auto slotRow = [&](int slot) { return cta.slotRow(slot); };
-    // Where a slot's K step starts inside its copied span: the span's offset from 16-byte alignment
-    // (only the low four bits matter, so 32-bit arithmetic).
-    // Blocks of a multiple of 16 bytes (Q4_K, Q5_K): every row of 256-element blocks starts aligned.
-    auto misalign = [&](int row, int ks) {
-        if constexpr (Q::kBytes % 16 == 0) return 0;
-        return static_cast<int>((static_cast<uint32_t>(row) * static_cast<uint32_t>(p.rowBytes) +
-                                 static_cast<uint32_t>(ks) * S::kSpan) & 15u);
-    };
-
     const int ks0 = cta.ks0, nk = cta.nk;
-
-    // Copies. Everything per thread and task that does not change from one K step to the next is
-    // computed here once: a copy in the loop is a pointer add, a shared address add and one
-    // predicated cp.async (computing addresses per step, with a generic-to-shared conversion and a
-    // branch per copy, was ~220 of the ~770 instructions a warp spent per K step; H200 SASS).
     const uint32_t smemAddr = sharedAddr(smem);
-    // Weights. Rows of 16-byte aligned blocks (Q4_K, Q5_K) copy exactly their span's chunks from a
-    // source fixed per task but for the step's offset; the others copy the 16-byte chunks around
-    // their span (which may start anywhere), found per step.
-    constexpr bool kAlignedRows = Q::kBytes % 16 == 0;
-    constexpr int kRowChunks = kAlignedRows ? S::kSpan / 16 : S::kChunks;
-    constexpr int kWTasks = kBM * kRowChunks, kWPer = (kWTasks + kThreads - 1) / kThreads;
-    const uint8_t* wSrc[kWPer];  // the task's row (+ its chunk, aligned rows); null: no copy
-    uint32_t wDst[kWPer];        // its bytes' offset in a stage
-#pragma unroll
-    for (int i = 0; i < kWPer; ++i) {
-        const int task = tid + i * kThreads, slot = task / kRowChunks, c = task - slot * kRowChunks;
-        const int row = slotRow(slot);
-        wSrc[i] = task < kWTasks && row < sg.rows && !p.skipWeightCopies
-                      ? cta.slotW(p, slot) + static_cast<uint64_t>(row) * p.rowBytes + (kAlignedRows ? 16 * c : 0)
-                      : nullptr;
-        wDst[i] = static_cast<uint32_t>(slot * S::kRawLd + 16 * c);
-    }
-    auto issueW = [&](int ks, int st) {
-        const uint32_t raw = smemAddr + static_cast<uint32_t>(st * kStage);
-        const uint32_t off = static_cast<uint32_t>(ks) * S::kSpan;
-#pragma unroll
-        for (int i = 0; i < kWPer; ++i) {
-            if constexpr (kAlignedRows) {
-                cpAsync16If(raw + wDst[i], wSrc[i] + off, wSrc[i] != nullptr);
-            } else {
-                const uintptr_t start = reinterpret_cast<uintptr_t>(wSrc[i]) + off;
-                const uintptr_t a0 = start & ~static_cast<uintptr_t>(15);
-                const uint32_t c16 = wDst[i] % S::kRawLd;  // 16 × the task's chunk
-                cpAsync16If(raw + wDst[i], reinterpret_cast<const void*>(a0 + c16),
-                            wSrc[i] != nullptr && a0 + c16 < start + S::kSpan);
-            }
-        }
-    };
+    const MmaWeightCopies<TT, kThreads> wCopies(p, cta, tid);
+    auto issueW = [&](int ks, int st) { wCopies.issue(smemAddr + static_cast<uint32_t>(st * kStage), ks); };
     // Input copies: this thread's chunk (tid & 31) of token rows (tid >> 5) + 8i. Token rows past T
     // are left as they are: an output column depends on its own input row only.
     const int xT0 = tid >> 5, xC = tid & 31;
@@ -185,56 +86,26 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantMmaKernel(c
 
     const int slotA = warp * 16 + g, slotB = slotA + 8;
     const int rowA = slotRow(slotA), rowB = slotRow(slotB);
-    // The factors this lane computes each step: units 2r + (lane >> 4), r = 0..3, of one of its
-    // warp's slots. One row per lane reads its block header once; units 0..3 and 4..7 are never
-    // mixed in one instruction (the k-quants unpack their scales differently for the two).
+    // The factors this lane computes each step (stageFactors): one of its warp's slots, half the units.
     const int facSlot = warp * 16 + (lane & 15), facRow = slotRow(facSlot), facHi = lane >> 4;
     float acc[NT][4];
-#pragma unroll
-    for (int n = 0; n < NT; ++n)
-#pragma unroll
-        for (int k = 0; k < 4; ++k) acc[n][k] = 0.f;
+    zeroSums(acc);
 
-    // Stages as counters (the stage count is a launch parameter: no division per step).
-    int stUse = 0, stFill = p.stages - 1;
+    MmaStageRing ring(p.stages);
     for (int i = 0; i < nk; ++i) {
-        cpWaitPending(p.stages - 2);  // step i has landed (this thread's copies) ...
-        __syncthreads();              // ... everyone's, and the stage computed last iteration is free
-        if (i + p.stages - 1 < nk) {
-            issueW(ks0 + i + p.stages - 1, stFill);
-            issueX(ks0 + i + p.stages - 1, stFill);
-        }
-        cpCommit();
-        stFill = stFill + 1 == p.stages ? 0 : stFill + 1;
-
+        const uint8_t* raw = smem + ring.next(cta, i, p.stages, issueW, issueX) * kStage;
         const int ks = ks0 + i;
-        const uint8_t* raw = smem + stUse * kStage;
-        stUse = stUse + 1 == p.stages ? 0 : stUse + 1;
         const uint8_t* xs = raw + kBM * S::kRawLd;
         if (p.measureSkipMath) continue;
-        {
-            const uint8_t* base = raw + facSlot * S::kRawLd + misalign(facRow, ks);
-#pragma unroll
-            for (int r = 0; r < 4; ++r) {
-                const int u = 2 * r + facHi;
-                Unit un;
-                Q::scales(base + ((u * 32) / Q::kElems) * Q::kBytes, ((u * 32) % Q::kElems) / 32, un);
-                fac[facSlot][2 * u] = unitFactors<Q::kKind>(un, 0);
-                fac[facSlot][2 * u + 1] = unitFactors<Q::kKind>(un, 1);
-            }
-        }
+        stageFactors<TT>(raw + facSlot * S::kRawLd + rawMisalign<TT>(p, facRow, ks), facHi, fac[facSlot]);
         __syncwarp();
         const uint8_t* xEven = xs + g * kXRowBytes + 16 * tq + 64 * (g & 1);
         const uint8_t* xOdd = xs + g * kXRowBytes + 16 * tq - 64 * (g & 1);
-        const uint8_t* baseA = raw + slotA * S::kRawLd + misalign(rowA, ks);
-        const uint8_t* baseB = raw + slotB * S::kRawLd + misalign(rowB, ks);
+        const MmaStepFragments<TT> frags(p, raw, slotA, rowA, rowB, ks, fac[slotA], fac[slotB], tq);
 #pragma unroll
         for (int u = 0; u < kUnits; ++u) {
-            constexpr int kPerBlock = Q::kElems / 32;
-            const int blk = u / kPerBlock, j = u % kPerBlock;
             uint32_t frag[2][4];
-            unitFragments<TT>(baseA + blk * Q::kBytes, baseB + blk * Q::kBytes, j, tq, fac[slotA][2 * u + (tq >> 1)],
-                              fac[slotB][2 * u + (tq >> 1)], frag);
+            frags.unit(u, frag);
             // The inputs of chunk (4u + tq) ^ 4(g & 1) = 4(u ^ (g & 1)) + tq of token row g: 64 bytes
             // further (u even) or back (u odd) on odd rows, so constant offsets from two bases.
             const uint8_t* xb = (u & 1) ? xOdd : xEven;

@@ -84,7 +84,7 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantMmaI8Kernel
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31, g = lane >> 2, tq = lane & 3;
     const MmaCta cta(p, kBK);
     const MmaSeg& sg = *cta.sg;
-    const int ks0 = cta.ks0, nk = cta.nk;
+    const int nk = cta.nk;
 
     // Copy tasks, fixed per thread: weights (a row's 9 chunks of a step), then the tokens' inputs
     // (16 chunks of int8), their dx (the first of the unit scales) and their f16 unit sums.
@@ -137,23 +137,11 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantMmaI8Kernel
     // Factors: lane l computes those of slot 16w + (l & 15), units 4(l >> 4) .. 4(l >> 4) + 3.
     const int facSlot = warp * 16 + (lane & 15), facHi = lane >> 4;
     float acc[NT][4];
-#pragma unroll
-    for (int n = 0; n < NT; ++n)
-#pragma unroll
-        for (int k = 0; k < 4; ++k) acc[n][k] = 0.f;
+    zeroSums(acc);
 
-    int stUse = 0, stFill = p.stages - 1;
+    MmaStageRing ring(p.stages);
     for (int i = 0; i < nk; ++i) {
-        cpWaitPending(p.stages - 2);
-        __syncthreads();
-        if (i + p.stages - 1 < nk) {
-            issueW(ks0 + i + p.stages - 1, stFill);
-            issueX(ks0 + i + p.stages - 1, stFill);
-        }
-        cpCommit();
-        stFill = stFill + 1 == p.stages ? 0 : stFill + 1;
-        const uint8_t* raw = smem + stUse * kStage;
-        stUse = stUse + 1 == p.stages ? 0 : stUse + 1;
+        const uint8_t* raw = smem + ring.next(cta, i, p.stages, issueW, issueX) * kStage;
         const uint8_t* xs = raw + kBM * kWLd;
         if (p.measureSkipMath) continue;
         {
