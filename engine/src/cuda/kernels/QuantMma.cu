@@ -55,7 +55,6 @@ constexpr int kMinCtas = 2 * (2 * (kBM * MmaShape<TT>::kRawLd + NT * 8 * kXRowBy
 // compile time: the copies each thread issues, the eight units, the NT tiles.
 template <int TT, int NT>
 __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantMmaKernel(const MmaParams p) {
-    using Q = QType<TT>;
     using S = MmaShape<TT>;
     constexpr int kStage = kBM * S::kRawLd + NT * 8 * kXRowBytes;
     extern __shared__ __align__(16) uint8_t smem[];

@@ -124,7 +124,6 @@ __device__ __forceinline__ void wgmma<4>(float (&d)[4][4], const uint32_t (&a)[4
 template <int TT, int NT>
 __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantWgmmaKernel(const MmaParams p) {
 #ifdef HEARTH_WGMMA
-    using Q = QType<TT>;
     using S = MmaShape<TT>;
     using W = WgShape<TT, NT>;
     extern __shared__ __align__(1024) uint8_t smem[];
