@@ -28,6 +28,11 @@ t() { local name=$1 limit=$2; shift 2; echo "== $name" >> "$OUT/$name.log"; time
 if [ "${HEARTH_TESTS:-1}" = 1 ]; then
   t tests ${HEARTH_TESTS_LIMIT:-200} bin/test_cuda --gtest_filter="${HEARTH_TEST_FILTER:-*}"
 fi
+# HEARTH_MMA_COPY=1: the tensor-core kernels' weight movement alone (bench/gpu/MmaCopyBench.cu; pack
+# it with PACK_BINS="... hearth-mma-copy-bench"), to mma-copy.log.
+if [ "${HEARTH_MMA_COPY:-0}" = 1 ] && [ -x bin/hearth-mma-copy-bench ]; then
+  t mma-copy 120 bin/hearth-mma-copy-bench
+fi
 if [ "${HEARTH_SPEC:-0}" = 1 ] && [ -x bin/hearth-cli ]; then
   # Speculative decoding on the GPU: bench/spec/spec-bench.sh with the coder models on device 0,
   # once per entry of HEARTH_SPEC_RUNS (a task; "+inv" for --batch-invariant, "+nvg" for graphs of
@@ -133,6 +138,6 @@ if [ "${HEARTH_SANITIZE:-1}" = 1 ]; then
     --gtest_filter="${HEARTH_RACECHECK_FILTER:-CudaBatch.DecodeLogits*:CudaBatch.DeviceSampling*:CudaVsCpu.KvCacheDtypes:CudaTensorCores.Flash*}"
 fi
 tail -n 60 "$OUT"/tests.log | grep -E "OK|FAILED|PASSED|SKIPPED|==" | tail -30
-grep -hE "tok/s|ms |ERROR SUMMARY|== " "$OUT"/*.log 2>/dev/null | tail -60
+grep -hE "tok/s|ms |TB/s|ERROR SUMMARY|== " "$OUT"/*.log 2>/dev/null | tail -60
 for f in "$OUT"/ncu-*.txt; do [ -f "$f" ] && head -45 "$f"; done
 [ -f "$OUT/spec.log" ] && grep -E "^task|^\\| (off|ngram|index) \\| (1|8|32) \\|" "$OUT/spec.log"
