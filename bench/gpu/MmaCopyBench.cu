@@ -25,17 +25,9 @@
 #include <cstdlib>
 #include <vector>
 
+#include "BenchTiming.cuh"
 #include "cuda/kernels/AsyncCopy.cuh"
 #include "cuda/kernels/Launch.cuh"
-
-#define CHECK(x)                                                                              \
-    do {                                                                                      \
-        cudaError_t e_ = (x);                                                                 \
-        if (e_ != cudaSuccess) {                                                              \
-            std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-            std::exit(1);                                                                     \
-        }                                                                                     \
-    } while (0)
 
 namespace {
 
@@ -116,28 +108,6 @@ __global__ void __launch_bounds__(256) mmaTileCopyKernel(Matrix m, const uint8_t
     if (acc == 0x9E3779B9u) sink[tid] = acc;
 }
 
-template <typename Enqueue>
-float graphTime(cudaStream_t s, int reps, Enqueue&& enqueue) {
-    cudaGraph_t graph;
-    cudaGraphExec_t exec;
-    CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
-    enqueue();
-    CHECK(cudaStreamEndCapture(s, &graph));
-    CHECK(cudaGraphInstantiate(&exec, graph, 0));
-    for (int i = 0; i < 3; ++i) CHECK(cudaGraphLaunch(exec, s));
-    cudaEvent_t a, b;
-    CHECK(cudaEventCreate(&a));
-    CHECK(cudaEventCreate(&b));
-    CHECK(cudaEventRecord(a, s));
-    for (int i = 0; i < reps; ++i) CHECK(cudaGraphLaunch(exec, s));
-    CHECK(cudaEventRecord(b, s));
-    CHECK(cudaEventSynchronize(b));
-    float ms = 0;
-    CHECK(cudaEventElapsedTime(&ms, a, b));
-    CHECK(cudaGraphExecDestroy(exec));
-    CHECK(cudaGraphDestroy(graph));
-    return ms / reps;
-}
 
 struct Variant {
     const char* how;

@@ -25,16 +25,9 @@
 #include <cstdlib>
 #include <vector>
 
+#include "BenchTiming.cuh"
 #include "cuda/kernels/Launch.cuh"
 
-#define CHECK(x)                                                                              \
-    do {                                                                                      \
-        cudaError_t e_ = (x);                                                                 \
-        if (e_ != cudaSuccess) {                                                              \
-            std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_)); \
-            std::exit(1);                                                                     \
-        }                                                                                     \
-    } while (0)
 
 namespace {
 
@@ -371,43 +364,12 @@ __global__ void __launch_bounds__(kThreads) persistentKernel(const Range* ranges
     sinkIf(acc, sink);
 }
 
-template <typename Run>
-float timeIt(cudaStream_t s, int reps, Run&& run) {
-    for (int i = 0; i < 3; ++i) run();
-    cudaEvent_t a, b;
-    CHECK(cudaEventCreate(&a));
-    CHECK(cudaEventCreate(&b));
-    CHECK(cudaEventRecord(a, s));
-    for (int i = 0; i < reps; ++i) run();
-    CHECK(cudaEventRecord(b, s));
-    CHECK(cudaEventSynchronize(b));
-    float ms = 0;
-    CHECK(cudaEventElapsedTime(&ms, a, b));
-    CHECK(cudaEventDestroy(a));
-    CHECK(cudaEventDestroy(b));
-    return ms / reps;
-}
-
 // One launch as the engine's kernels are launched (with programmatic dependent launch).
 template <typename... Params, typename... Args>
 void launchPdl(void (*kernel)(Params...), int grid, int block, int smem, cudaStream_t s, Args... args) {
     CHECK(hearth::cuda::launchKernel(kernel, dim3(grid), dim3(block), smem, s, args...));
 }
 
-// Milliseconds a replay of the graph that `enqueue` captures on s takes.
-template <typename Enqueue>
-float graphTime(cudaStream_t s, int reps, Enqueue&& enqueue) {
-    cudaGraph_t graph;
-    cudaGraphExec_t exec;
-    CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
-    enqueue();
-    CHECK(cudaStreamEndCapture(s, &graph));
-    CHECK(cudaGraphInstantiate(&exec, graph, 0));
-    const float ms = timeIt(s, reps, [&] { CHECK(cudaGraphLaunch(exec, s)); });
-    CHECK(cudaGraphExecDestroy(exec));
-    CHECK(cudaGraphDestroy(graph));
-    return ms;
-}
 
 // llama8b's matrices as row pairs (Pairs), 32 layers: Q/K/V, output, gate/up (row i of each half),
 // down, with rows of `rowBytes` (4096 wide) and `downRowBytes` (14336 wide).
