@@ -28,7 +28,6 @@
 #include "BenchTiming.cuh"
 #include "cuda/kernels/Launch.cuh"
 
-
 namespace {
 
 constexpr int kThreads = 256;
@@ -369,7 +368,6 @@ template <typename... Params, typename... Args>
 void launchPdl(void (*kernel)(Params...), int grid, int block, int smem, cudaStream_t s, Args... args) {
     CHECK(hearth::cuda::launchKernel(kernel, dim3(grid), dim3(block), smem, s, args...));
 }
-
 
 // llama8b's matrices as row pairs (Pairs), 32 layers: Q/K/V, output, gate/up (row i of each half),
 // down, with rows of `rowBytes` (4096 wide) and `downRowBytes` (14336 wide).
