@@ -10,7 +10,9 @@
 //  - kInputs: every stage also takes the 64 tokens' f16 inputs of the step (32 KB, by cp.async,
 //    from a buffer that stays in L2), as the kernels' stages do;
 //  - kBulk: the weights come by one bulk copy per row (threads 0..127), completing on the stage's
-//    mbarrier, instead of the 16-byte copies.
+//    mbarrier, instead of the 16-byte copies;
+//  - the warp-specialized form (mmaTileProducerKernel): a ninth warp issues every copy, weights and
+//    inputs, as bulk copies, and the eight others wait on per-stage full / empty mbarriers.
 // Each step every thread reads a word of the stage, so the copies cannot be dropped.
 //
 // Built as hearth-mma-copy-bench with the CUDA backend (bench/CMakeLists.txt; no engine code but
@@ -108,16 +110,82 @@ __global__ void __launch_bounds__(256) mmaTileCopyKernel(Matrix m, const uint8_t
     if (acc == 0x9E3779B9u) sink[tid] = acc;
 }
 
+__device__ __forceinline__ void barInitArrivals(uint32_t bar, uint32_t arrivals) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(arrivals) : "memory");
+}
+__device__ __forceinline__ void barArrive(uint32_t bar) {
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
+}
+
+// The warp-specialized form: a producer warp (warp 8) issues every copy as bulk copies, a stage at
+// a time once the consumers have released it (the inputs too, a token's 512 bytes a copy); the 8
+// consumer warps wait on the stage's full barrier, read it and release it (one arrival per warp on
+// its empty barrier). No CTA-wide barrier and no consumer-issued copy.
+template <int kStages, bool kInputs>
+__global__ void __launch_bounds__(288) mmaTileProducerKernel(Matrix m, const uint8_t* x, unsigned* sink) {
+    extern __shared__ __align__(1024) uint8_t smem[];
+    __shared__ __align__(8) uint64_t full[kStages], empty[kStages];
+    constexpr int kStage = StageBytes<kInputs>::kValue;
+    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
+    const int kSteps = m.rowBytes / kSpan;
+    const int ks0 = static_cast<int>(static_cast<int64_t>(kSteps) * blockIdx.y / gridDim.y);
+    const int nk = static_cast<int>(static_cast<int64_t>(kSteps) * (blockIdx.y + 1) / gridDim.y) - ks0;
+    const int row0 = blockIdx.x * kRowsPerCta, rowsHere = min(kRowsPerCta, m.rows - row0);
+    const uint32_t base = sharedAddr(smem);
+    if (tid < kStages) {
+        barInit(sharedAddr(&full[tid]));
+        barInitArrivals(sharedAddr(&empty[tid]), 8);
+    }
+    barFenceInit();
+    __syncthreads();
+    if (warp == 8) {
+        const int xRowBytes = m.rowBytes / kSpan * 512;
+        for (int i = 0; i < nk; ++i) {
+            const int st = i % kStages, ks = ks0 + i;
+            if (i >= kStages) barWait(sharedAddr(&empty[st]), static_cast<uint32_t>((i / kStages - 1) & 1));
+            const uint32_t bar = sharedAddr(&full[st]), dst = base + static_cast<uint32_t>(st * kStage);
+            if (lane == 0) barExpect(bar, static_cast<uint32_t>(rowsHere * kSpan + (kInputs ? 64 * 512 : 0)));
+            __syncwarp();
+            for (int r = lane; r < rowsHere; r += 32)
+                bulkCopy(dst + r * kLd, m.w + static_cast<int64_t>(row0 + r) * m.rowBytes + static_cast<int64_t>(ks) * kSpan, kSpan, bar);
+            if (i == 0) {  // the weights before the wait, the inputs (the previous kernel's output) after it
+                pdlWait();
+                pdlTrigger();
+            }
+            if (kInputs)
+                for (int t = lane; t < 64; t += 32) bulkCopy(dst + kWTile + t * 512, x + static_cast<int64_t>(t) * xRowBytes + ks * 512, 512, bar);
+        }
+        if (nk == 0) {
+            pdlWait();
+            pdlTrigger();
+        }
+        return;
+    }
+    unsigned acc = 0;
+    for (int i = 0; i < nk; ++i) {
+        const int st = i % kStages;
+        barWait(sharedAddr(&full[st]), static_cast<uint32_t>((i / kStages) & 1));
+        acc ^= reinterpret_cast<const unsigned*>(smem + st * kStage)[(tid * 37) % (kStage / 4)];
+        __syncwarp();
+        if (lane == 0) barArrive(sharedAddr(&empty[st]));
+    }
+    if (acc == 0x9E3779B9u) sink[tid] = acc;
+}
 
 struct Variant {
     const char* how;
     void (*kernel)(Matrix, const uint8_t*, unsigned*);
-    int smem;
+    int smem, threads;
 };
 
 template <int kStages, bool kInputs, bool kBulk>
 Variant variant(const char* how) {
-    return {how, mmaTileCopyKernel<kStages, kInputs, kBulk>, kStages * StageBytes<kInputs>::kValue};
+    return {how, mmaTileCopyKernel<kStages, kInputs, kBulk>, kStages * StageBytes<kInputs>::kValue, 256};
+}
+
+template <int kStages, bool kInputs>
+Variant producerVariant(const char* how) {
+    return {how, mmaTileProducerKernel<kStages, kInputs>, kStages * StageBytes<kInputs>::kValue, 288};
 }
 
 }  // namespace
@@ -162,14 +230,18 @@ int main() {
         variant<2, true, true>("bulk rows, inputs, 2 stages"),
         variant<2, false, true>("bulk rows, no inputs, 2 stages"),
         variant<4, false, true>("bulk rows, no inputs, 4 stages"),
+        producerVariant<2, true>("producer warp, inputs, 2 stages"),
+        producerVariant<3, true>("producer warp, inputs, 3 stages"),
+        producerVariant<2, false>("producer warp, no inputs, 2 stages"),
+        producerVariant<4, false>("producer warp, no inputs, 4 stages"),
     };
     for (const Variant& v : variants) {
         CHECK(cudaFuncSetAttribute(v.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, v.smem));
         int perSm = 0;
-        CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, v.kernel, 256, v.smem));
+        CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, v.kernel, v.threads, v.smem));
         const float ms = graphTime(s, 10, [&] {
             for (const Matrix& m : mats)
-                CHECK(launchKernel(v.kernel, dim3((m.rows + kRowsPerCta - 1) / kRowsPerCta, m.splits), dim3(256), v.smem, s, m,
+                CHECK(launchKernel(v.kernel, dim3((m.rows + kRowsPerCta - 1) / kRowsPerCta, m.splits), dim3(v.threads), v.smem, s, m,
                                    static_cast<const uint8_t*>(x), sink));
         });
         std::printf("  %-40s %d CTAs/SM  %8.3f ms a step  %6.2f TB/s\n", v.how, perSm, ms, gb / ms);
