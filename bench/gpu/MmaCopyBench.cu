@@ -42,6 +42,18 @@ struct Matrix {
     int rows, rowBytes, splits;
 };
 
+// A CTA's share of a launch, as MmaCta.cuh divides it: 128 rows (blockIdx.x), K split blockIdx.y.
+struct CtaWork {
+    int ks0, nk, row0, rowsHere;
+    __device__ __forceinline__ explicit CtaWork(const Matrix& m) {
+        const int kSteps = m.rowBytes / kSpan;
+        ks0 = static_cast<int>(static_cast<int64_t>(kSteps) * blockIdx.y / gridDim.y);
+        nk = static_cast<int>(static_cast<int64_t>(kSteps) * (blockIdx.y + 1) / gridDim.y) - ks0;
+        row0 = blockIdx.x * kRowsPerCta;
+        rowsHere = min(kRowsPerCta, m.rows - row0);
+    }
+};
+
 template <bool kInputs>
 struct StageBytes {
     static constexpr int kValue = kWTile + (kInputs ? kXTile : 0);
@@ -53,10 +65,8 @@ __global__ void __launch_bounds__(256) mmaTileCopyKernel(Matrix m, const uint8_t
     __shared__ __align__(8) uint64_t bars[kStages];
     constexpr int kStage = StageBytes<kInputs>::kValue;
     const int tid = threadIdx.x;
-    const int kSteps = m.rowBytes / kSpan;
-    const int ks0 = static_cast<int>(static_cast<int64_t>(kSteps) * blockIdx.y / gridDim.y);
-    const int nk = static_cast<int>(static_cast<int64_t>(kSteps) * (blockIdx.y + 1) / gridDim.y) - ks0;
-    const int row0 = blockIdx.x * kRowsPerCta, rowsHere = min(kRowsPerCta, m.rows - row0);
+    const CtaWork wk(m);
+    const int ks0 = wk.ks0, nk = wk.nk, row0 = wk.row0, rowsHere = wk.rowsHere;
     const uint32_t base = sharedAddr(smem);
     if (kBulk) {
         if (tid < kStages) barInit(sharedAddr(&bars[tid]));
@@ -110,9 +120,6 @@ __global__ void __launch_bounds__(256) mmaTileCopyKernel(Matrix m, const uint8_t
     if (acc == 0x9E3779B9u) sink[tid] = acc;
 }
 
-__device__ __forceinline__ void barInitArrivals(uint32_t bar, uint32_t arrivals) {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(arrivals) : "memory");
-}
 __device__ __forceinline__ void barArrive(uint32_t bar) {
     asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
 }
@@ -127,14 +134,12 @@ __global__ void __launch_bounds__(288) mmaTileProducerKernel(Matrix m, const uin
     __shared__ __align__(8) uint64_t full[kStages], empty[kStages];
     constexpr int kStage = StageBytes<kInputs>::kValue;
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
-    const int kSteps = m.rowBytes / kSpan;
-    const int ks0 = static_cast<int>(static_cast<int64_t>(kSteps) * blockIdx.y / gridDim.y);
-    const int nk = static_cast<int>(static_cast<int64_t>(kSteps) * (blockIdx.y + 1) / gridDim.y) - ks0;
-    const int row0 = blockIdx.x * kRowsPerCta, rowsHere = min(kRowsPerCta, m.rows - row0);
+    const CtaWork wk(m);
+    const int ks0 = wk.ks0, nk = wk.nk, row0 = wk.row0, rowsHere = wk.rowsHere;
     const uint32_t base = sharedAddr(smem);
     if (tid < kStages) {
         barInit(sharedAddr(&full[tid]));
-        barInitArrivals(sharedAddr(&empty[tid]), 8);
+        barInit(sharedAddr(&empty[tid]), 8);
     }
     barFenceInit();
     __syncthreads();

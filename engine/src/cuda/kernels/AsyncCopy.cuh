@@ -56,10 +56,11 @@ __device__ __forceinline__ void cpWaitPending(int pending) {
 // Bulk copies (sm_90: cp.async.bulk, one instruction per contiguous run of a multiple of 16 bytes)
 // completing on an mbarrier in shared memory, for kernels with a fallback on older GPUs (the
 // calls compile to nothing there). A barrier takes one arrival (barExpect, with the bytes the
-// copies on it will deliver) per phase; barWait(parity) returns once that phase has completed.
-__device__ __forceinline__ void barInit(uint32_t bar) {
+// copies on it will deliver) per phase, or `arrivals` where several threads each expect their own
+// copies' bytes; barWait(parity) returns once that phase has completed.
+__device__ __forceinline__ void barInit(uint32_t bar, uint32_t arrivals = 1) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(bar) : "memory");
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(arrivals) : "memory");
 #endif
 }
 __device__ __forceinline__ void barFenceInit() {
