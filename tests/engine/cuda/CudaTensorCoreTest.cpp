@@ -443,14 +443,20 @@ TEST(CudaTensorCores, IntegerKQuantFormAgreesWithTheCpu) {
 // tiny-qwen3 (one K step), Q5_K_M with the integer form off, and the 4096-wide-FFN twin (16 K
 // steps, the K range split over CTAs, Q6_K down rows in one layer); the 40- and 23-token prompts
 // take the 8- and 4-tile kernels.
+namespace {
+// Empty where the warpgroup form runs on this device and library, else why it does not (a library
+// without sm_90a code fails HEARTH_CUDA_WGMMA=2 with that message; any other failure is the test's).
+std::string warpgroupFormMissing() {
+    auto probe = gpuBackendWith(modelPath("tiny-llama-q4_k_m.gguf"), {{"HEARTH_CUDA_WGMMA", "2"}});
+    if (!probe.ok() && probe.error().message.find("compute capability 9.0") != std::string::npos) return probe.error().message;
+    EXPECT_TRUE(probe.ok()) << probe.error().toString();
+    return {};
+}
+}  // namespace
+
 TEST(CudaTensorCores, WarpgroupFormAgreesWithTheMmaSyncForm) {
     SKIP_WITHOUT_GPU();
-    {
-        auto probe = gpuBackendWith(modelPath("tiny-llama-q4_k_m.gguf"), {{"HEARTH_CUDA_WGMMA", "2"}});
-        if (!probe.ok() && probe.error().message.find("compute capability 9.0") != std::string::npos)
-            GTEST_SKIP() << probe.error().message;
-        ASSERT_TRUE(probe.ok()) << probe.error().toString();
-    }
+    if (const std::string why = warpgroupFormMissing(); !why.empty()) GTEST_SKIP() << why;
     const std::string wide = writeWideFfnQ4KmTwin("hearth-ffn4096-wg-tiny-llama-q4_k_m.gguf");
     ASSERT_FALSE(wide.empty());
     const EnvSettings on = {{"HEARTH_CUDA_WGMMA", "2"}}, off = {{"HEARTH_CUDA_WGMMA", "0"}};
@@ -459,4 +465,26 @@ TEST(CudaTensorCores, WarpgroupFormAgreesWithTheMmaSyncForm) {
         expectSwitchChangesNoLogit(path, on, off, "warpgroup vs mma.sync form", 1.25);
     expectSwitchChangesNoLogit(modelPath("tiny-llama-q5_k_m.gguf"), {{"HEARTH_CUDA_WGMMA", "2"}, {"HEARTH_CUDA_MMA_I8", "0"}},
                                {{"HEARTH_CUDA_WGMMA", "0"}, {"HEARTH_CUDA_MMA_I8", "0"}}, "warpgroup vs mma.sync form", 1.25);
+}
+
+// With HEARTH_CUDA_MMA_BULK=1 the warpgroup form's weights come by one bulk copy per row and K step
+// (MmaWeightBulk, completing on per-stage mbarriers) instead of 16-byte cp.async copies by every
+// thread: the same bytes in the same tile, so the same logits bit for bit. Row spans of every
+// alignment: Q4_K (144-byte blocks, aligned), Q8_0 (34-byte blocks: a 16-byte aligned cover around
+// each span) and Q6_K (210 bytes: the twin's layer-1 down projection, split over CTAs); Q5_K with
+// the integer form off.
+TEST(CudaTensorCores, BulkCopiedTensorCoreWeightsChangeNoLogit) {
+    SKIP_WITHOUT_GPU();
+    if (const std::string why = warpgroupFormMissing(); !why.empty()) GTEST_SKIP() << why;
+    const std::string wide = writeWideFfnQ4KmTwin("hearth-ffn4096-bulk-tiny-llama-q4_k_m.gguf");
+    ASSERT_FALSE(wide.empty());
+    const EnvSettings on = {{"HEARTH_CUDA_MMA_BULK", "1"}, {"HEARTH_CUDA_WGMMA", "2"}},
+                      off = {{"HEARTH_CUDA_MMA_BULK", ""}, {"HEARTH_CUDA_WGMMA", "2"}};
+    for (const std::string& path : {modelPath("tiny-llama-q4_k_m.gguf"), modelPath("tiny-llama-q8_0.gguf"),
+                                    modelPath("tiny-qwen3-q4_k_m.gguf"), wide})
+        expectSwitchChangesNoLogit(path, on, off, "bulk vs cp.async weight copies");
+    expectSwitchChangesNoLogit(modelPath("tiny-llama-q5_k_m.gguf"),
+                               {{"HEARTH_CUDA_MMA_BULK", "1"}, {"HEARTH_CUDA_WGMMA", "2"}, {"HEARTH_CUDA_MMA_I8", "0"}},
+                               {{"HEARTH_CUDA_MMA_BULK", ""}, {"HEARTH_CUDA_WGMMA", "2"}, {"HEARTH_CUDA_MMA_I8", "0"}},
+                               "bulk vs cp.async weight copies");
 }

@@ -73,12 +73,20 @@ __device__ __forceinline__ void zeroSums(float (&acc)[NT][4]) {
 // step i's stage. Stages are counters: the stage count is a launch parameter, and a division per
 // step costs more than a compare. kAsyncProxy: the stage is read by warpgroup MMAs (the async
 // proxy), so the copies are made visible to it before the barrier.
+//
+// waitW(stage, lap): where the weights come by bulk copies on per-stage mbarriers, waits for the
+// stage's fill of this lap (lap: 0, 1, 0, ... each time the ring wraps, the phase parity).
 struct MmaStageRing {
-    int use = 0, fill;
+    int use = 0, fill, lap = 0;
     __device__ __forceinline__ explicit MmaStageRing(int stages) : fill(stages - 1) {}
     template <bool kAsyncProxy = false, class IssueW, class IssueX>
     __device__ __forceinline__ int next(const MmaCta& c, int i, int stages, IssueW&& issueW, IssueX&& issueX) {
+        return next<kAsyncProxy>(c, i, stages, issueW, issueX, [](int, int) {});
+    }
+    template <bool kAsyncProxy, class IssueW, class IssueX, class WaitW>
+    __device__ __forceinline__ int next(const MmaCta& c, int i, int stages, IssueW&& issueW, IssueX&& issueX, WaitW&& waitW) {
         cpWaitPending(stages - 2);
+        waitW(use, lap);
         if constexpr (kAsyncProxy) asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
         __syncthreads();
         if (i + stages - 1 < c.nk) {
@@ -88,7 +96,10 @@ struct MmaStageRing {
         cpCommit();
         fill = fill + 1 == stages ? 0 : fill + 1;
         const int st = use;
-        use = use + 1 == stages ? 0 : use + 1;
+        if (++use == stages) {
+            use = 0;
+            lap ^= 1;
+        }
         return st;
     }
 };

@@ -132,6 +132,40 @@ struct MmaWeightCopies {
     }
 };
 
+// The bulk-copy form of MmaWeightCopies (sm_90; HEARTH_CUDA_MMA_BULK=1): thread t < kMmaBM copies
+// slot t's K-step span (the 16-byte aligned run around it, as the chunks of MmaWeightCopies
+// cover it, so the tile is the same) with one cp.async.bulk completing on the stage's mbarrier. The
+// barrier counts kMmaBM arrivals a phase, each expecting that thread's bytes (none: a row past the
+// matrix, or copies skipped), so rows of any alignment need no total computed in advance.
+template <int TT>
+struct MmaWeightBulk {
+    using S = MmaShape<TT>;
+    const uint8_t* row = nullptr;  // the slot's row (null: nothing to copy)
+    bool copier;
+
+    __device__ __forceinline__ MmaWeightBulk(const MmaParams& p, const MmaCta& cta, int tid) : copier(tid < kMmaBM) {
+        if (!copier) return;
+        const int r = cta.slotRow(tid);
+        if (r < cta.sg->rows && !p.skipWeightCopies) row = cta.slotW(p, tid) + static_cast<uint64_t>(r) * p.rowBytes;
+    }
+    // K step ks into the tile at shared address `tile`, completing on `bar`. The stage was last read
+    // by plain loads (the generic proxy), before the barrier the caller passed: the proxy fence
+    // orders those reads before the bulk copy's writes.
+    __device__ __forceinline__ void issue(uint32_t tile, int ks, uint32_t bar) const {
+        if (!copier) return;
+        uint32_t bytes = 0;
+        uintptr_t a0 = 0;
+        if (row != nullptr) {
+            const uintptr_t start = reinterpret_cast<uintptr_t>(row) + static_cast<uint64_t>(ks) * S::kSpan;
+            a0 = start & ~static_cast<uintptr_t>(15);
+            bytes = static_cast<uint32_t>(((start + S::kSpan + 15) & ~static_cast<uintptr_t>(15)) - a0);
+        }
+        asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+        barExpect(bar, bytes);
+        if (bytes) bulkCopy(tile + static_cast<uint32_t>(threadIdx.x) * S::kRawLd, reinterpret_cast<const void*>(a0), bytes, bar);
+    }
+};
+
 // The factors one lane computes for a K step (raw: the tile; facRow: the row of its slot): units
 // 2r + hi, r = 0..3, of that slot, as packed (scale, add) of each unit's lower and upper half into
 // facs[2u], facs[2u + 1]. Half a warp covers its warp's 16 slots, units 0..3 and 4..7 never mixed in

@@ -51,13 +51,13 @@ constexpr int kBM = kMmaBM, kBK = kMmaBK, kThreads = kMmaWarps * 32, kUnits = kM
 constexpr int kFacLd = 2 * kUnits + 1;  // words of a slot's factors (padded: no bank conflicts)
 
 // A stage: the inputs first (1024-byte aligned, as the swizzle needs), then the weight tile; the
-// factors after the last stage.
+// factors after the last stage, then (bulk weight copies) an mbarrier per stage.
 template <int TT, int NT> struct WgShape {
     static constexpr int kAtom = NT * 8 * 128;            // 64 K elements of every token row
     static constexpr int kXTile = 4 * kAtom;
     static constexpr int kStage = kXTile + kBM * MmaShape<TT>::kRawLd;  // a multiple of 1024
     static constexpr int kFacBytes = kBM * kFacLd * 4;
-    static constexpr size_t bytes(int stages) { return static_cast<size_t>(stages) * kStage + kFacBytes; }
+    static constexpr size_t bytes(int stages) { return static_cast<size_t>(stages) * (kStage + 8) + kFacBytes; }
 };
 
 template <int TT, int NT>
@@ -120,8 +120,9 @@ __device__ __forceinline__ void wgmma<4>(float (&d)[4][4], const uint32_t (&a)[4
 }
 #endif
 
-// NT: 8-token tiles of the launch (4 or 8; tokens T <= 8 NT).
-template <int TT, int NT>
+// NT: 8-token tiles of the launch (4 or 8; tokens T <= 8 NT). kBulk: the weights come by bulk copies
+// (MmaWeightBulk) instead of MmaWeightCopies' 16-byte cp.async.
+template <int TT, int NT, bool kBulk>
 __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantWgmmaKernel(const MmaParams p) {
 #ifdef HEARTH_WGMMA
     using S = MmaShape<TT>;
@@ -136,8 +137,22 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantWgmmaKernel
     const MmaCta cta(p, kBK);
     const int ks0 = cta.ks0, nk = cta.nk;
 
+    const uint32_t bars = smemAddr + static_cast<uint32_t>(p.stages * W::kStage + W::kFacBytes);  // 8 bytes a stage
+    if constexpr (kBulk) {
+        if (tid < p.stages) barInit(bars + 8 * tid, kMmaBM);
+        barFenceInit();
+        __syncthreads();
+    }
     const MmaWeightCopies<TT, kThreads> wCopies(p, cta, tid);
-    auto issueW = [&](int ks, int st) { wCopies.issue(smemAddr + static_cast<uint32_t>(st * W::kStage + W::kXTile), ks); };
+    const MmaWeightBulk<TT> wBulk(p, cta, tid);
+    auto issueW = [&](int ks, int st) {
+        const uint32_t tile = smemAddr + static_cast<uint32_t>(st * W::kStage + W::kXTile);
+        if constexpr (kBulk) wBulk.issue(tile, ks, bars + 8 * st);
+        else wCopies.issue(tile, ks);
+    };
+    auto waitW = [&](int st, int lap) {
+        if constexpr (kBulk) barWait(bars + 8 * st, static_cast<uint32_t>(lap));
+    };
     // Input copies: this thread's 16-byte chunk (tid & 31) of the K step, of token rows (tid >> 5) + 8i
     // (whose row & 7 is the same). Token rows past T are left as they are: an output column depends
     // on its own input row only.
@@ -165,7 +180,7 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantWgmmaKernel
     MmaStageRing ring(p.stages);
     for (int i = 0; i < nk; ++i) {
         // (Every MMA of the step before has completed: the wait at the end of each step.)
-        const int st = ring.next<true>(cta, i, p.stages, issueW, issueX);
+        const int st = ring.next<true>(cta, i, p.stages, issueW, issueX, waitW);
         const int ks = ks0 + i;
         const uint32_t xs = smemAddr + static_cast<uint32_t>(st * W::kStage);
         const uint8_t* raw = smem + st * W::kStage + W::kXTile;
@@ -194,10 +209,10 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantWgmmaKernel
 #endif
 }
 
-template <int TT>
+template <int TT, bool kBulk = false>
 MmaKernels kernelsOf() {
     // Only the 4- and 8-tile forms: launches of up to 16 tokens keep QuantMma.cu's kernels.
-    return {{nullptr, nullptr, quantWgmmaKernel<TT, 4>, quantWgmmaKernel<TT, 8>}};
+    return {{nullptr, nullptr, quantWgmmaKernel<TT, 4, kBulk>, quantWgmmaKernel<TT, 8, kBulk>}};
 }
 
 size_t smemBytes(int type, int T, int stages) {
@@ -213,7 +228,8 @@ size_t smemBytes(int type, int T, int stages) {
 
 template <int TT>
 cudaError_t prepareType(int optin) {
-    for (auto* k : {quantWgmmaKernel<TT, 4>, quantWgmmaKernel<TT, 8>})
+    for (auto* k : {quantWgmmaKernel<TT, 4, false>, quantWgmmaKernel<TT, 8, false>, quantWgmmaKernel<TT, 4, true>,
+                    quantWgmmaKernel<TT, 8, true>})
         if (cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, optin); e != cudaSuccess)
             return e;
     return cudaSuccess;
@@ -262,11 +278,12 @@ cudaError_t launchQuantWgmma(const MmaParams& p, int splits, cudaStream_t s) {
     const MmaSeg& last = p.seg[p.nSeg - 1];
     const int ctas = last.ctaBegin + quantMmaCtas(last.rows, p.mode);
     const size_t smem = smemBytes(p.type, p.T, p.stages);
+    const bool bulk = p.bulkWeights != 0;
     switch (p.type) {
-        case 8: return launchMmaKernels(kernelsOf<8>(), p, ctas, splits, smem, s);
-        case 12: return launchMmaKernels(kernelsOf<12>(), p, ctas, splits, smem, s);
-        case 13: return launchMmaKernels(kernelsOf<13>(), p, ctas, splits, smem, s);
-        default: return launchMmaKernels(kernelsOf<14>(), p, ctas, splits, smem, s);
+        case 8: return launchMmaKernels(bulk ? kernelsOf<8, true>() : kernelsOf<8>(), p, ctas, splits, smem, s);
+        case 12: return launchMmaKernels(bulk ? kernelsOf<12, true>() : kernelsOf<12>(), p, ctas, splits, smem, s);
+        case 13: return launchMmaKernels(bulk ? kernelsOf<13, true>() : kernelsOf<13>(), p, ctas, splits, smem, s);
+        default: return launchMmaKernels(bulk ? kernelsOf<14, true>() : kernelsOf<14>(), p, ctas, splits, smem, s);
     }
 }
 
