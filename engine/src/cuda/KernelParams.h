@@ -151,7 +151,7 @@ struct MmaParams {
     int skipWeightCopies = 0;
     int skipInputCopies = 0;
     int copyTokens = 0;              // set by the launch: T, or 0 with skipInputCopies
-    int bulkWeights = 0;             // the warpgroup form's weights by bulk copies (HEARTH_CUDA_MMA_BULK=1, measuring)
+    int bulkWeights = 0;             // the warpgroup form's weights by bulk copies (LinearOps: on unless HEARTH_CUDA_MMA_BULK=0)
     // The integer form (launchQuantMmaI8) reads the Q8_K form of the same inputs instead of x:
     const int8_t* xq = nullptr;      // [T][cols]
     const float* xScale = nullptr;   // [T][cols/32] (one value per 256)

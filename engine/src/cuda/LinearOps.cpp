@@ -41,7 +41,7 @@ Status LinearOps::init(int maxRows, int maxCols, uint64_t dequantBytes, cudaStre
     if (const char* v = std::getenv("HEARTH_CUDA_GEMV_MAX_T")) forcedGemvMaxT_ = std::clamp(std::atoi(v), 1, kGemvMaxT);
     if (const char* v = std::getenv("HEARTH_CUDA_VERIFY_GEMV_MAX_T")) verifyGemvMaxT_ = std::clamp(std::atoi(v), 1, 2 * kGemvMaxT);
     if (caps_.tensorCores && !partial_.size()) HEARTH_TRY(partial_.allocate(16ull << 20, "split-K partial sums"));
-    if (const char* v = std::getenv("HEARTH_CUDA_MMA_BULK")) bulkWeights_ = std::atoi(v) == 1;
+    if (const char* v = std::getenv("HEARTH_CUDA_MMA_BULK")) bulkWeights_ = std::atoi(v) != 0;
     maxRows_ = maxRows;
     maxCols_ = maxCols;
     const uint64_t n = static_cast<uint64_t>(maxRows) * maxCols;

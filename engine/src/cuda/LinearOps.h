@@ -130,7 +130,7 @@ private:
     StepKind stepKind_ = StepKind::Prefill;
     int forcedGemvMaxT_ = 0;  // HEARTH_CUDA_GEMV_MAX_T (measuring, tests): this limit for every quantized step
     int verifyGemvMaxT_ = kVerifyGemvMaxT;  // HEARTH_CUDA_VERIFY_GEMV_MAX_T (measuring)
-    bool bulkWeights_ = false;  // MmaParams::bulkWeights (HEARTH_CUDA_MMA_BULK=1: measuring, tests)
+    bool bulkWeights_ = true;  // MmaParams::bulkWeights (HEARTH_CUDA_MMA_BULK=0: the cp.async copies, measuring and tests)
     cudaStream_t stream_ = nullptr;
     cublasHandle_t blas_ = nullptr;
     DeviceBuffer actQ_, actScale_, actSum_, actHalf_, actF32_, dequant_, workspace_, partial_;

@@ -467,9 +467,9 @@ TEST(CudaTensorCores, WarpgroupFormAgreesWithTheMmaSyncForm) {
                                {{"HEARTH_CUDA_WGMMA", "0"}, {"HEARTH_CUDA_MMA_I8", "0"}}, "warpgroup vs mma.sync form", 1.25);
 }
 
-// With HEARTH_CUDA_MMA_BULK=1 the warpgroup form's weights come by one bulk copy per row and K step
-// (MmaWeightBulk, completing on per-stage mbarriers) instead of 16-byte cp.async copies by every
-// thread: the same bytes in the same tile, so the same logits bit for bit. Row spans of every
+// By default (HEARTH_CUDA_MMA_BULK=0 turns it off) the warpgroup form's weights come by one bulk
+// copy per row and K step (MmaWeightBulk, completing on per-stage mbarriers) instead of 16-byte
+// cp.async copies by every thread: the same bytes in the same tile, so the same logits bit for bit. Row spans of every
 // alignment: Q4_K (144-byte blocks, aligned), Q8_0 (34-byte blocks: a 16-byte aligned cover around
 // each span) and Q6_K (210 bytes: the twin's layer-1 down projection, split over CTAs); Q5_K with
 // the integer form off.
@@ -479,12 +479,12 @@ TEST(CudaTensorCores, BulkCopiedTensorCoreWeightsChangeNoLogit) {
     const std::string wide = writeWideFfnQ4KmTwin("hearth-ffn4096-bulk-tiny-llama-q4_k_m.gguf");
     ASSERT_FALSE(wide.empty());
     const EnvSettings on = {{"HEARTH_CUDA_MMA_BULK", "1"}, {"HEARTH_CUDA_WGMMA", "2"}},
-                      off = {{"HEARTH_CUDA_MMA_BULK", ""}, {"HEARTH_CUDA_WGMMA", "2"}};
+                      off = {{"HEARTH_CUDA_MMA_BULK", "0"}, {"HEARTH_CUDA_WGMMA", "2"}};
     for (const std::string& path : {modelPath("tiny-llama-q4_k_m.gguf"), modelPath("tiny-llama-q8_0.gguf"),
                                     modelPath("tiny-qwen3-q4_k_m.gguf"), wide})
         expectSwitchChangesNoLogit(path, on, off, "bulk vs cp.async weight copies");
     expectSwitchChangesNoLogit(modelPath("tiny-llama-q5_k_m.gguf"),
                                {{"HEARTH_CUDA_MMA_BULK", "1"}, {"HEARTH_CUDA_WGMMA", "2"}, {"HEARTH_CUDA_MMA_I8", "0"}},
-                               {{"HEARTH_CUDA_MMA_BULK", ""}, {"HEARTH_CUDA_WGMMA", "2"}, {"HEARTH_CUDA_MMA_I8", "0"}},
+                               {{"HEARTH_CUDA_MMA_BULK", "0"}, {"HEARTH_CUDA_WGMMA", "2"}, {"HEARTH_CUDA_MMA_I8", "0"}},
                                "bulk vs cp.async weight copies");
 }
