@@ -81,6 +81,22 @@ __device__ __forceinline__ void bulkCopy(uint32_t dst, const void* src, uint32_t
                  : "memory");
 #endif
 }
+// A 2-D box of a tensor map (a CUtensorMap in a __grid_constant__ kernel parameter or in global
+// memory) at coordinates (c0, c1), c0 the inner one, copied to dst by the TMA unit and completing on
+// bar. Elements outside the tensor arrive as zeros and count toward the box's bytes.
+__device__ __forceinline__ void tensorCopy2d(uint32_t dst, const void* map, int c0, int c1, uint32_t bar) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n" ::"r"(dst),
+        "l"(map), "r"(c0), "r"(c1), "r"(bar)
+        : "memory");
+#endif
+}
+__device__ __forceinline__ void barArrive(uint32_t bar) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
+#endif
+}
 __device__ __forceinline__ void barWait(uint32_t bar, uint32_t parity) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     uint32_t done = 0;
