@@ -92,6 +92,7 @@ __device__ __forceinline__ void tensorCopy2d(uint32_t dst, const void* map, int 
         : "memory");
 #endif
 }
+// One arrival on bar with no bytes expected (a consumer releasing a stage to its producer).
 __device__ __forceinline__ void barArrive(uint32_t bar) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
