@@ -471,10 +471,10 @@ TEST(CudaTensorCores, WarpgroupFormAgreesWithTheMmaSyncForm) {
 
 // By default (HEARTH_CUDA_MMA_BULK=0 turns it off) the warpgroup form's weights come by one bulk
 // copy per row and K step (MmaWeightBulk, completing on per-stage mbarriers) instead of 16-byte
-// cp.async copies by every thread: the same bytes in the same tile, so the same logits bit for bit. Row spans of every
-// alignment: Q4_K (144-byte blocks, aligned), Q8_0 (34-byte blocks: a 16-byte aligned cover around
-// each span) and Q6_K (210 bytes: the twin's layer-1 down projection, split over CTAs); Q5_K with
-// the integer form off.
+// cp.async copies by every thread: the same bytes in the same tile, so the same logits bit for bit.
+// Row spans of every alignment: Q4_K (144-byte blocks, aligned), Q8_0 (34-byte blocks: a 16-byte
+// aligned cover around each span) and Q6_K (210 bytes: the twin's layer-1 down projection, split
+// over CTAs); Q5_K with the integer form off.
 TEST(CudaTensorCores, BulkCopiedTensorCoreWeightsChangeNoLogit) {
     SKIP_WITHOUT_GPU();
     if (const std::string why = warpgroupFormMissing(); !why.empty()) GTEST_SKIP() << why;

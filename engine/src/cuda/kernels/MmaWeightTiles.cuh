@@ -134,10 +134,10 @@ struct MmaWeightCopies {
 
 // The bulk-copy form of MmaWeightCopies (sm_90; the warpgroup form's default, HEARTH_CUDA_MMA_BULK=0
 // turns it off: 1-2% faster at 64 sequences, docs/benchmarks.md): thread t < kMmaBM copies slot t's
-// K-step span (the 16-byte aligned run around it, as the chunks of MmaWeightCopies
-// cover it, so the tile is the same) with one cp.async.bulk completing on the stage's mbarrier. The
-// barrier counts kMmaBM arrivals a phase, each expecting that thread's bytes (none: a row past the
-// matrix, or copies skipped), so rows of any alignment need no total computed in advance.
+// K-step span (the 16-byte aligned run around it, as the chunks of MmaWeightCopies cover it, so the
+// tile is the same) with one cp.async.bulk completing on the stage's mbarrier. The barrier counts
+// kMmaBM arrivals a phase, each expecting that thread's bytes (none: a row past the matrix, or
+// copies skipped), so rows of any alignment need no total computed in advance.
 template <int TT>
 struct MmaWeightBulk {
     using S = MmaShape<TT>;

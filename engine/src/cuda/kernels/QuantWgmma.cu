@@ -209,10 +209,16 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantWgmmaKernel
 #endif
 }
 
-template <int TT, bool kBulk = false>
+template <int TT, bool kBulk>
 MmaKernels kernelsOf() {
     // Only the 4- and 8-tile forms: launches of up to 16 tokens keep QuantMma.cu's kernels.
     return {{nullptr, nullptr, quantWgmmaKernel<TT, 4, kBulk>, quantWgmmaKernel<TT, 8, kBulk>}};
+}
+
+// p's launch on type TT's kernels of the copy form p.bulkWeights picks.
+template <int TT>
+cudaError_t launchType(const MmaParams& p, int ctas, int splits, size_t smem, cudaStream_t s) {
+    return launchMmaKernels(p.bulkWeights ? kernelsOf<TT, true>() : kernelsOf<TT, false>(), p, ctas, splits, smem, s);
 }
 
 size_t smemBytes(int type, int T, int stages) {
@@ -278,12 +284,11 @@ cudaError_t launchQuantWgmma(const MmaParams& p, int splits, cudaStream_t s) {
     const MmaSeg& last = p.seg[p.nSeg - 1];
     const int ctas = last.ctaBegin + quantMmaCtas(last.rows, p.mode);
     const size_t smem = smemBytes(p.type, p.T, p.stages);
-    const bool bulk = p.bulkWeights != 0;
     switch (p.type) {
-        case 8: return launchMmaKernels(bulk ? kernelsOf<8, true>() : kernelsOf<8>(), p, ctas, splits, smem, s);
-        case 12: return launchMmaKernels(bulk ? kernelsOf<12, true>() : kernelsOf<12>(), p, ctas, splits, smem, s);
-        case 13: return launchMmaKernels(bulk ? kernelsOf<13, true>() : kernelsOf<13>(), p, ctas, splits, smem, s);
-        default: return launchMmaKernels(bulk ? kernelsOf<14, true>() : kernelsOf<14>(), p, ctas, splits, smem, s);
+        case 8: return launchType<8>(p, ctas, splits, smem, s);
+        case 12: return launchType<12>(p, ctas, splits, smem, s);
+        case 13: return launchType<13>(p, ctas, splits, smem, s);
+        default: return launchType<14>(p, ctas, splits, smem, s);
     }
 }
 
