@@ -3,7 +3,7 @@
 # bench binaries (and hearth-cli when built without Qt), libhearth-cuda.so and the shared test
 # models, references and text.
 # Usage: bench/gpu/pack.sh BUILD_DIR [model files...]   (default models: every tiny-*, stories260K, coder-f16)
-# PACK_BINS (which binaries), NO_CLI=1, PACK_XZ=1, PACK_OLD_LIB (below) change what goes in.
+# PACK_BINS (which binaries), NO_CLI=1, PACK_XZ=1, PACK_OLD_LIB and PACK_OLD_LIB2 (below) change what goes in.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:?build dir}; shift || true
@@ -26,9 +26,14 @@ fi
 strip -o "$stage/lib/libhearth-cuda.so" "$build/lib/libhearth-cuda.so"
 # PACK_OLD_LIB: another build's libhearth-cuda.so, carried as lib/old/ for A/B runs in the same call
 # (a bench spec's HEARTH_CUDA_LIB=/tmp/h/lib/old/libhearth-cuda.so; ~10 MB packed).
+# PACK_OLD_LIB2: a third build's, as lib/old2/ (HEARTH_CUDA_LIB=/tmp/h/lib/old2/libhearth-cuda.so).
 if [ -n "${PACK_OLD_LIB:-}" ]; then
   mkdir -p "$stage/lib/old"
   strip -o "$stage/lib/old/libhearth-cuda.so" "$PACK_OLD_LIB"
+fi
+if [ -n "${PACK_OLD_LIB2:-}" ]; then
+  mkdir -p "$stage/lib/old2"
+  strip -o "$stage/lib/old2/libhearth-cuda.so" "$PACK_OLD_LIB2"
 fi
 cp -r "$shared/testdata/reference" "$shared/testdata/text" "$stage/shared/testdata/"
 models=("$@")

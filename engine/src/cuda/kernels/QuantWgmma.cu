@@ -22,9 +22,13 @@
 // QuantMma.cu; the tensor cores' rounding inside a k16 product may differ from mma.sync's, so
 // results agree with QuantMma.cu to f32 rounding, not bit for bit (CudaTensorCores tests).
 //
-// Pipelining: each unit's two MMAs are one commit group. A thread waits for the group before last
-// before decoding the next unit (so one unit's MMAs overlap the next one's decoding and at most two
-// units' fragments are live), and for all of them before its K step's stage may be refilled.
+// Pipelining: four units (half a K step) are decoded, then their eight MMAs go out behind one
+// fence as one commit group. A thread waits for the group before last before decoding the next
+// four units (so one group's MMAs overlap the next one's decoding and at most eight units'
+// fragments are live), and for all of them before its K step's stage may be refilled. A fence and
+// a group per unit, as before, held each warpgroup to one unit's decoding at a time: four units a
+// group measured 2-3% faster at 64 sequences for Q4_K_M and 12-14% for Q6_K (H100, docs/benchmarks.md),
+// the Q4_K 8-tile kernel at 128 registers (two CTAs a multiprocessor still fit), no spills.
 // Shared memory written by cp.async (the generic proxy) is made visible to the MMAs (the async
 // proxy) by fence.proxy.async before the barrier that publishes a stage.
 #include <cuda_fp16.h>
@@ -188,14 +192,20 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantWgmmaKernel
         stageFactors<TT>(raw + facSlot * S::kRawLd + rawMisalign<TT>(p, facRow, ks), facHi, fac + facSlot * kFacLd);
         __syncwarp();
         const MmaStepFragments<TT> frags(p, raw, slotA, rowA, rowB, ks, fac + slotA * kFacLd, fac + slotB * kFacLd, tq);
+        constexpr int kGroup = 4;  // units a commit group (see Pipelining above)
 #pragma unroll
-        for (int u = 0; u < kUnits; ++u) {
-            uint32_t frag[2][4];
-            frags.unit(u, frag);
+        for (int u = 0; u < kUnits; u += kGroup) {
+            uint32_t frag[kGroup][2][4];
+#pragma unroll
+            for (int v = 0; v < kGroup; ++v) frags.unit(u + v, frag[v]);
             wgFence();
-            const uint32_t unitX = xs + static_cast<uint32_t>((u >> 1) * W::kAtom + 64 * (u & 1));
-            wgmma<NT>(acc, frag[0], swizzled128(unitX));
-            wgmma<NT>(acc, frag[1], swizzled128(unitX + 32));
+#pragma unroll
+            for (int v = 0; v < kGroup; ++v) {
+                const int w = u + v;
+                const uint32_t unitX = xs + static_cast<uint32_t>((w >> 1) * W::kAtom + 64 * (w & 1));
+                wgmma<NT>(acc, frag[v][0], swizzled128(unitX));
+                wgmma<NT>(acc, frag[v][1], swizzled128(unitX + 32));
+            }
             wgCommit();
             wgWait<1>();
         }
