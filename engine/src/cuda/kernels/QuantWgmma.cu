@@ -27,8 +27,9 @@
 // four units (so one group's MMAs overlap the next one's decoding and at most eight units'
 // fragments are live), and for all of them before its K step's stage may be refilled. A fence and
 // a group per unit, as before, held each warpgroup to one unit's decoding at a time: four units a
-// group measured 2-3% faster at 64 sequences for Q4_K_M and 12-14% for Q6_K (H100, docs/benchmarks.md),
-// the Q4_K 8-tile kernel at 128 registers (two CTAs a multiprocessor still fit), no spills.
+// group measured 2-3% faster at 64 sequences for Q4_K_M and 12-14% for Q6_K (H100,
+// docs/benchmarks.md), the Q4_K 8-tile kernel at 128 registers (two CTAs a multiprocessor still
+// fit), no spills.
 // Shared memory written by cp.async (the generic proxy) is made visible to the MMAs (the async
 // proxy) by fence.proxy.async before the barrier that publishes a stage.
 #include <cuda_fp16.h>
@@ -201,8 +202,8 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantWgmmaKernel
             wgFence();
 #pragma unroll
             for (int v = 0; v < kGroup; ++v) {
-                const int w = u + v;
-                const uint32_t unitX = xs + static_cast<uint32_t>((w >> 1) * W::kAtom + 64 * (w & 1));
+                const int unit = u + v;
+                const uint32_t unitX = xs + static_cast<uint32_t>((unit >> 1) * W::kAtom + 64 * (unit & 1));
                 wgmma<NT>(acc, frag[v][0], swizzled128(unitX));
                 wgmma<NT>(acc, frag[v][1], swizzled128(unitX + 32));
             }
