@@ -27,14 +27,13 @@ strip -o "$stage/lib/libhearth-cuda.so" "$build/lib/libhearth-cuda.so"
 # PACK_OLD_LIB: another build's libhearth-cuda.so, carried as lib/old/ for A/B runs in the same call
 # (a bench spec's HEARTH_CUDA_LIB=/tmp/h/lib/old/libhearth-cuda.so; ~10 MB packed).
 # PACK_OLD_LIB2: a third build's, as lib/old2/ (HEARTH_CUDA_LIB=/tmp/h/lib/old2/libhearth-cuda.so).
-if [ -n "${PACK_OLD_LIB:-}" ]; then
-  mkdir -p "$stage/lib/old"
-  strip -o "$stage/lib/old/libhearth-cuda.so" "$PACK_OLD_LIB"
-fi
-if [ -n "${PACK_OLD_LIB2:-}" ]; then
-  mkdir -p "$stage/lib/old2"
-  strip -o "$stage/lib/old2/libhearth-cuda.so" "$PACK_OLD_LIB2"
-fi
+for n in "" 2; do
+  var=PACK_OLD_LIB$n
+  if [ -n "${!var:-}" ]; then
+    mkdir -p "$stage/lib/old$n"
+    strip -o "$stage/lib/old$n/libhearth-cuda.so" "${!var}"
+  fi
+done
 cp -r "$shared/testdata/reference" "$shared/testdata/text" "$stage/shared/testdata/"
 models=("$@")
 [ ${#models[@]} -eq 0 ] && models=(tiny-llama-f16.gguf tiny-llama-q2_k.gguf tiny-llama-q3_k_m.gguf tiny-llama-q4_0.gguf
