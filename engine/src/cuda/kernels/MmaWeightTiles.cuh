@@ -171,16 +171,26 @@ struct MmaWeightBulk {
 // 2r + hi, r = 0..3, of that slot, as packed (scale, add) of each unit's lower and upper half into
 // facs[2u], facs[2u + 1]. Half a warp covers its warp's 16 slots, units 0..3 and 4..7 never mixed in
 // one instruction (the k-quants unpack their scales differently for the two).
+// Every factor is computed before any is stored: the stores go to the same shared memory as the
+// tile, so a store between two units' scale reads kept the compiler from reusing the first unit's
+// loads (a k-quant block's d and dmin were read once per unit).
 template <int TT>
 __device__ __forceinline__ void stageFactors(const uint8_t* slotRaw, int hi, uint32_t* facs) {
     using Q = QType<TT>;
+    uint32_t f[8];
 #pragma unroll
     for (int r = 0; r < 4; ++r) {
         const int u = 2 * r + hi;
         Unit un;
         Q::scales(slotRaw + ((u * 32) / Q::kElems) * Q::kBytes, ((u * 32) % Q::kElems) / 32, un);
-        facs[2 * u] = unitFactors<Q::kKind>(un, 0);
-        facs[2 * u + 1] = unitFactors<Q::kKind>(un, 1);
+        f[2 * r] = unitFactors<Q::kKind>(un, 0);
+        f[2 * r + 1] = unitFactors<Q::kKind>(un, 1);
+    }
+#pragma unroll
+    for (int r = 0; r < 4; ++r) {
+        const int u = 2 * r + hi;
+        facs[2 * u] = f[2 * r];
+        facs[2 * u + 1] = f[2 * r + 1];
     }
 }
 
