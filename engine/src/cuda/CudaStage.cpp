@@ -87,12 +87,16 @@ Status CudaStage::init(const HearthCudaStageArgs& a) {
     caps_.sharedPerSm = static_cast<int>(prop.sharedMemPerMultiprocessor);
     caps_.tensorCores = std::getenv("HEARTH_CUDA_NO_MMA") == nullptr && prepareQuantMma(caps_.sharedOptin) == cudaSuccess;
     // Q5_K weights on the integer tensor cores (QuantMmaI8.cu): ~3% more aggregate decode at 8-64
-    // sequences on an H100. Q4_K there was no faster (docs/benchmarks.md), so it takes that form only
-    // with HEARTH_CUDA_MMA_I8=1; =0 keeps both on the f16 form.
+    // sequences than mma.sync on an H100. Where the warpgroup form runs a launch (17-64 tokens on
+    // Hopper) it takes Q5_K by default instead: with its tensor-map copies, 17-23% more than the
+    // integer form at 32 and 64 sequences (H100, docs/benchmarks.md). Q4_K on the integer form was
+    // no faster, so it takes that form only with HEARTH_CUDA_MMA_I8=1, which also keeps both types
+    // on it at every size; =0 keeps both on the f16 forms.
     const char* i8 = std::getenv("HEARTH_CUDA_MMA_I8");
     const int i8Mode = i8 ? std::atoi(i8) : -1;
     if (caps_.tensorCores && i8Mode != 0 && prepareQuantMmaI8(caps_.sharedOptin) == cudaSuccess)
         caps_.i8MmaTypes = i8Mode == 1 ? (1u << 12) | (1u << 13) : 1u << 13;
+    caps_.i8YieldsToWgmma = i8Mode == -1;
     // Q8_0 / Q4_K / Q5_K / Q6_K products of 17-64 tokens on Hopper's warpgroup MMAs (QuantWgmma.cu)
     // where this library has sm_90a code; HEARTH_CUDA_WGMMA=0 keeps them on mma.sync (measuring,
     // tests), =2 makes a device without them an error (tests).

@@ -245,14 +245,16 @@ bool LinearOps::mmaEligible(const LinearInput& in, const DevTensor& w) const {
 }
 
 bool LinearOps::wgmmaRuns(int rows, const DevTensor& w) const {
-    return caps_.wgmma && !caps_.i8Mma(w.type) && w.cols % 256 == 0 &&
+    return caps_.wgmma && (!caps_.i8Mma(w.type) || caps_.i8YieldsToWgmma) && w.cols % 256 == 0 &&
            quantWgmmaPlan(w.type, rows, caps_.sharedOptin, caps_.sharedPerSm).maxT > 0;
 }
 
 Status LinearOps::mma(const LinearInput& in, std::span<const Projection> projs, int mode, float* pairOut,
                       bool unitOrder) {
     const DevTensor& w0 = *projs[0].w;
-    const bool i8 = caps_.i8Mma(w0.type);  // only types QuantMmaI8.cu supports are ever set
+    // The integer form (only types QuantMmaI8.cu supports are ever set), unless the warpgroup form
+    // takes this launch (DeviceCaps::i8YieldsToWgmma).
+    const bool i8 = caps_.i8Mma(w0.type) && !(unitOrder && wgmmaRuns(in.rows, w0));
     const bool wg = unitOrder && !i8;
     if (wg && !wgmmaRuns(in.rows, w0))
         return makeError(ErrorCode::Internal, "inputs in MMA unit order for a kernel that reads them in order");

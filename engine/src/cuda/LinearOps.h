@@ -47,6 +47,9 @@ struct DeviceCaps {
     uint32_t i8MmaTypes = 0;
     bool i8Mma(int type) const { return type >= 0 && type < 32 && ((i8MmaTypes >> type) & 1u); }
     bool wgmma = false;              // the warpgroup form runs here (prepareQuantWgmma)
+    // By default (HEARTH_CUDA_MMA_I8 unset) the integer form's types take the warpgroup form where
+    // that runs the launch (17-64 tokens on Hopper), the integer form elsewhere.
+    bool i8YieldsToWgmma = false;
     int streamGemv = 0;              // GemvParams::streamWeights for dense decode launches
 };
 

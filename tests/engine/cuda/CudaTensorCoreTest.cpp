@@ -469,9 +469,10 @@ TEST(CudaTensorCores, WarpgroupFormAgreesWithTheMmaSyncForm) {
                                {{"HEARTH_CUDA_WGMMA", "0"}, {"HEARTH_CUDA_MMA_I8", "0"}}, "warpgroup vs mma.sync form", 1.25);
 }
 
-// By default (HEARTH_CUDA_MMA_BULK=0 turns it off) the warpgroup form's weights come by one bulk
-// copy per row and K step (MmaWeightBulk, completing on per-stage mbarriers) instead of 16-byte
-// cp.async copies by every thread: the same bytes in the same tile, so the same logits bit for bit.
+// By default (HEARTH_CUDA_MMA_BULK=0 turns it off) the warpgroup form's stages come by tensor maps
+// (Q4_K, Q5_K, Q6_K with 16-byte row pitches: QuantWgmma.cu's kTmaForm) or by one bulk copy per row
+// and K step (Q8_0, other Q6_K), completing on per-stage mbarriers, instead of 16-byte cp.async
+// copies by every thread: the same bytes, so the same logits bit for bit.
 // Row spans of every alignment: Q4_K (144-byte blocks, aligned), Q8_0 (34-byte blocks: a 16-byte
 // aligned cover around each span) and Q6_K (210 bytes: the twin's layer-1 down projection, split
 // over CTAs); Q5_K with the integer form off.
@@ -489,4 +490,16 @@ TEST(CudaTensorCores, BulkCopiedTensorCoreWeightsChangeNoLogit) {
                                {{"HEARTH_CUDA_MMA_BULK", "1"}, {"HEARTH_CUDA_WGMMA", "2"}, {"HEARTH_CUDA_MMA_I8", "0"}},
                                {{"HEARTH_CUDA_MMA_BULK", "0"}, {"HEARTH_CUDA_WGMMA", "2"}, {"HEARTH_CUDA_MMA_I8", "0"}},
                                "bulk vs cp.async weight copies");
+}
+
+// By default Q5_K's integer form yields to the warpgroup form where that runs the launch (17-64
+// tokens on Hopper): the 40- and 23-token prefill slices then take the same kernel as with the
+// integer form off (HEARTH_CUDA_MMA_I8=0), so the logits are the same bit for bit; the integer form
+// would sum in another order. (Launches of up to 16 tokens keep the integer form: the decode steps
+// here are one and two tokens, on the matrix-vector kernels either way.)
+TEST(CudaTensorCores, Q5KTakesTheWarpgroupFormByDefault) {
+    SKIP_WITHOUT_GPU();
+    if (const std::string why = warpgroupFormMissing(); !why.empty()) GTEST_SKIP() << why;
+    expectSwitchChangesNoLogit(modelPath("tiny-llama-q5_k_m.gguf"), {{"HEARTH_CUDA_WGMMA", "2"}, {"HEARTH_CUDA_MMA_I8", ""}},
+                               {{"HEARTH_CUDA_WGMMA", "2"}, {"HEARTH_CUDA_MMA_I8", "0"}}, "default vs f16 forms");
 }

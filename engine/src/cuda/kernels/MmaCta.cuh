@@ -18,6 +18,7 @@ constexpr int kMmaBM = 128, kMmaHalf = kMmaBM / 2, kMmaWarps = 8;
 
 struct MmaCta {
     const MmaSeg* sg;   // this CTA's segment
+    int seg;            // its index in p.seg
     bool pair;          // mode 2: gate and up rows
     int rowBase;        // the segment row of slot 0
     int ks0, nk;        // the first K step and how many
@@ -26,6 +27,7 @@ struct MmaCta {
         int si = 0;
         while (si + 1 < p.nSeg && static_cast<int>(blockIdx.x) >= p.seg[si + 1].ctaBegin) ++si;
         sg = &p.seg[si];
+        seg = si;
         pair = p.mode == 2;
         rowBase = (static_cast<int>(blockIdx.x) - sg->ctaBegin) * (pair ? kMmaHalf : kMmaBM);
         const int kSteps = p.cols / stepElems;

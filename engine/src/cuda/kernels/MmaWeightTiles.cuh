@@ -132,8 +132,9 @@ struct MmaWeightCopies {
     }
 };
 
-// The bulk-copy form of MmaWeightCopies (sm_90; the warpgroup form's default, HEARTH_CUDA_MMA_BULK=0
-// turns it off: 1-2% faster at 64 sequences, docs/benchmarks.md): thread t < kMmaBM copies slot t's
+// The bulk-copy form of MmaWeightCopies (sm_90; the warpgroup form's default for Q8_0, and for Q6_K
+// rows off 16 bytes, where its tensor maps cannot go; HEARTH_CUDA_MMA_BULK=0 turns it off: 1-2%
+// faster than cp.async at 64 sequences, docs/benchmarks.md): thread t < kMmaBM copies slot t's
 // K-step span (the 16-byte aligned run around it, as the chunks of MmaWeightCopies cover it, so the
 // tile is the same) with one cp.async.bulk completing on the stage's mbarrier. The barrier counts
 // kMmaBM arrivals a phase, each expecting that thread's bytes (none: a row past the matrix, or
@@ -195,8 +196,10 @@ __device__ __forceinline__ void stageFactors(const uint8_t* slotRaw, int hi, uin
 }
 
 // A lane's A fragments of one K step, unit by unit: slots A = 16w + g and B = A + 8 of warp w, their
-// rows' raw bytes in the tile `raw`, their factors (stageFactors' layout) at facA and facB.
-template <int TT>
+// rows' raw bytes in the tile `raw`, their factors (stageFactors' layout) at facA and facB. kLd: the
+// tile's bytes a row; kSpanAtRowStart: each row's span starts its row (tensor-map copies) instead
+// of rawMisalign() bytes into it.
+template <int TT, int kLd = MmaShape<TT>::kRawLd, bool kSpanAtRowStart = false>
 struct MmaStepFragments {
     using Q = QType<TT>;
     const uint8_t* baseA;
@@ -207,8 +210,8 @@ struct MmaStepFragments {
 
     __device__ __forceinline__ MmaStepFragments(const MmaParams& p, const uint8_t* raw, int slotA, int rowA, int rowB,
                                                 int ks, const uint32_t* facA_, const uint32_t* facB_, int tq_)
-        : baseA(raw + slotA * MmaShape<TT>::kRawLd + rawMisalign<TT>(p, rowA, ks)),
-          baseB(raw + (slotA + 8) * MmaShape<TT>::kRawLd + rawMisalign<TT>(p, rowB, ks)),
+        : baseA(raw + slotA * kLd + (kSpanAtRowStart ? 0 : rawMisalign<TT>(p, rowA, ks))),
+          baseB(raw + (slotA + 8) * kLd + (kSpanAtRowStart ? 0 : rawMisalign<TT>(p, rowB, ks))),
           facA(facA_), facB(facB_), tq(tq_) {}
     __device__ __forceinline__ void unit(int u, uint32_t (&frag)[2][4]) const {
         constexpr int kPerBlock = Q::kElems / 32;

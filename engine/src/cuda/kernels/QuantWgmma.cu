@@ -31,9 +31,13 @@
 // docs/benchmarks.md), the Q4_K 8-tile kernel at 128 registers (two CTAs a multiprocessor still
 // fit), no spills.
 // Shared memory written by cp.async (the generic proxy) is made visible to the MMAs (the async
-// proxy) by fence.proxy.async before the barrier that publishes a stage.
+// proxy) by fence.proxy.async before the barrier that publishes a stage; tensor-map copies (the
+// default form for Q4_K, Q5_K and Q6_K, below) write through the async proxy themselves.
+#include <cuda.h>
+#include <cudaTypedefs.h>
 #include <cuda_fp16.h>
 
+#include <cstdint>
 #include <cstdlib>
 
 #include "cuda/KernelParams.h"
@@ -55,8 +59,40 @@ namespace {
 constexpr int kBM = kMmaBM, kBK = kMmaBK, kThreads = kMmaWarps * 32, kUnits = kMmaUnits;
 constexpr int kFacLd = 2 * kUnits + 1;  // words of a slot's factors (padded: no bank conflicts)
 
+// How a stage's copies are issued. kAsyncForm: 16-byte cp.async by every thread (weights and
+// inputs; HEARTH_CUDA_MMA_BULK=0, or where no other form applies). kBulkForm: the weights by one
+// bulk copy per row (MmaWeightBulk), the inputs by cp.async. kTmaForm: thread 0 issues the whole
+// stage as six tensor-map boxes (two of 64 weight rows, four input atoms) on the stage's mbarrier.
+// Why the tensor maps: the bulk form's 128 per-row copies are issued by warps 0-3, each walking its
+// 32 lanes one at a time (the copy takes its operands in uniform registers); a measuring build
+// (wip/wgmma-phases) found that issue at ~1,400 of the ~5,800 cycles of a warp's K step, and the
+// other warps waiting for those four at the next barrier. With tensor maps, 64-sequence decode
+// measured 12-13% faster for Q4_K_M and 17% for Q6_K (H100, logits bit-identical:
+// docs/benchmarks.md). The maps are encoded on the host at each launch (a CUDA graph keeps them).
+constexpr int kAsyncForm = 0, kBulkForm = 1, kTmaForm = 2;
+
+// The tensor-map form's weight tile, rows kTmaLd bytes apart: where a type's K-step span is a
+// multiple of 16 bytes (Q4_K 144, Q5_K 176) each row's span exactly, at the start of its row;
+// otherwise (Q6_K 210) the 16-byte aligned run around it, as in the other forms (a box starting
+// off 16 bytes is an illegal instruction: measured), the span rawMisalign() bytes in. A box holds
+// at most 256 bytes a row, so Q8_0 (272) has no tensor-map form. Its stage keeps WgShape's size
+// (kTmaLd <= kRawLd), so every form of a type plans the same shared memory.
+template <int TT> constexpr bool kSpanAligned = MmaShape<TT>::kSpan % 16 == 0;
+template <int TT> constexpr int kTmaLd = kSpanAligned<TT> ? MmaShape<TT>::kSpan : MmaShape<TT>::kRawLd;
+template <int TT> constexpr bool kTmaType = kTmaLd<TT> <= 256;
+constexpr int kTmaRows = kMmaHalf;  // a weight box's rows: two boxes a CTA (mode 2: gate, up)
+
+// The tensor maps of a kTmaForm launch (unused by the other forms): x, the inputs ([T][cols] f16,
+// boxes of 64 elements × the kernel's 8 NT tokens, 128-byte swizzle: the input atoms' layout; rows
+// past T arrive as zeros), w[s], segment s's weights ([rows][rowBytes] bytes, boxes of kTmaLd bytes ×
+// 64 rows; rows past the matrix arrive as zeros); mode 2: w[0] gate, w[1] up.
+struct WgTmaMaps {
+    CUtensorMap x;
+    CUtensorMap w[3];
+};
+
 // A stage: the inputs first (1024-byte aligned, as the swizzle needs), then the weight tile; the
-// factors after the last stage, then (bulk weight copies) an mbarrier per stage.
+// factors after the last stage, then (bulk and tensor-map copies) an mbarrier per stage.
 template <int TT, int NT> struct WgShape {
     static constexpr int kAtom = NT * 8 * 128;            // 64 K elements of every token row
     static constexpr int kXTile = 4 * kAtom;
@@ -125,13 +161,17 @@ __device__ __forceinline__ void wgmma<4>(float (&d)[4][4], const uint32_t (&a)[4
 }
 #endif
 
-// NT: 8-token tiles of the launch (4 or 8; tokens T <= 8 NT). kBulk: the weights come by bulk copies
-// (MmaWeightBulk) instead of MmaWeightCopies' 16-byte cp.async.
-template <int TT, int NT, bool kBulk>
-__global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantWgmmaKernel(const MmaParams p) {
+// NT: 8-token tiles of the launch (4 or 8; tokens T <= 8 NT). kForm: how the copies are issued
+// (kAsyncForm, kBulkForm, kTmaForm above); maps: kTmaForm's tensor maps.
+template <int TT, int NT, int kForm>
+__global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>))
+    quantWgmmaKernel(const MmaParams p, const __grid_constant__ WgTmaMaps maps) {
 #ifdef HEARTH_WGMMA
     using S = MmaShape<TT>;
     using W = WgShape<TT, NT>;
+    constexpr bool kBulk = kForm == kBulkForm, kTma = kForm == kTmaForm;
+    constexpr int kLd = kTma ? kTmaLd<TT> : S::kRawLd;  // the weight tile's bytes a row
+    static_assert(!kTma || kTmaType<TT>, "a tensor-map box holds at most 256 bytes a row");
     extern __shared__ __align__(1024) uint8_t smem[];
     const uint32_t smemAddr = sharedAddr(smem);
     if (smemAddr & 1023u) __trap();  // the swizzle is on address bits: a misplaced tile would mix tokens
@@ -143,20 +183,38 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantWgmmaKernel
     const int ks0 = cta.ks0, nk = cta.nk;
 
     const uint32_t bars = smemAddr + static_cast<uint32_t>(p.stages * W::kStage + W::kFacBytes);  // 8 bytes a stage
-    if constexpr (kBulk) {
-        if (tid < p.stages) barInit(bars + 8 * tid, kMmaBM);
+    if constexpr (kBulk || kTma) {
+        if (tid < p.stages) barInit(bars + 8 * tid, kBulk ? kMmaBM : 1);
         barFenceInit();
         __syncthreads();
     }
     const MmaWeightCopies<TT, kThreads> wCopies(p, cta, tid);
     const MmaWeightBulk<TT> wBulk(p, cta, tid);
+    // kTmaForm: a stage's bytes, all expected by thread 0's one arrival on the stage's barrier.
+    const uint32_t tmaBytesW = p.skipWeightCopies ? 0u : static_cast<uint32_t>(2 * kTmaRows * kLd);
+    const uint32_t tmaBytesX = p.copyTokens > 0 ? static_cast<uint32_t>(W::kXTile) : 0u;
     auto issueW = [&](int ks, int st) {
         const uint32_t tile = smemAddr + static_cast<uint32_t>(st * W::kStage + W::kXTile);
-        if constexpr (kBulk) wBulk.issue(tile, ks, bars + 8 * st);
-        else wCopies.issue(tile, ks);
+        if constexpr (kTma) {
+            if (tid != 0) return;
+            const uint32_t bar = bars + 8 * st;
+            // The stage was last read by plain loads (decoding), before the caller's barrier: the
+            // proxy fence orders those reads before the copies' writes.
+            asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+            barExpect(bar, tmaBytesW + tmaBytesX);  // before any of the stage's copies is issued
+            if (tmaBytesW == 0) return;
+            const int c0 = (ks * S::kSpan) & ~15;  // the span's start, or the 16 bytes before it
+            tensorCopy2d(tile, &maps.w[cta.pair ? 0 : cta.seg], c0, cta.rowBase, bar);
+            tensorCopy2d(tile + kTmaRows * kLd, &maps.w[cta.pair ? 1 : cta.seg], c0,
+                         cta.pair ? cta.rowBase : cta.rowBase + kTmaRows, bar);
+        } else if constexpr (kBulk) {
+            wBulk.issue(tile, ks, bars + 8 * st);
+        } else {
+            wCopies.issue(tile, ks);
+        }
     };
     auto waitW = [&](int st, int lap) {
-        if constexpr (kBulk) barWait(bars + 8 * st, static_cast<uint32_t>(lap));
+        if constexpr (kBulk || kTma) barWait(bars + 8 * st, static_cast<uint32_t>(lap));
     };
     // Input copies: this thread's 16-byte chunk (tid & 31) of the K step, of token rows (tid >> 5) + 8i
     // (whose row & 7 is the same). Token rows past T are left as they are: an output column depends
@@ -166,10 +224,18 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantWgmmaKernel
     const int64_t xTileStride = static_cast<int64_t>(8) * p.cols;  // elements between token rows 8 apart
     const uint32_t xDst = static_cast<uint32_t>((xC >> 3) * W::kAtom + xT0 * 128 + 16 * ((xC & 7) ^ xT0));
     auto issueX = [&](int ks, int st) {
-        const uint32_t xs = smemAddr + static_cast<uint32_t>(st * W::kStage) + xDst;
-        const __half* src = xSrc + static_cast<int64_t>(ks) * kBK;
+        if constexpr (kTma) {
+            // (Its bytes were expected by issueW of the same step, which comes first.)
+            if (tid != 0 || tmaBytesX == 0) return;
+            const uint32_t xs = smemAddr + static_cast<uint32_t>(st * W::kStage);
 #pragma unroll
-        for (int i = 0; i < NT; ++i) cpAsync16If(xs + 1024 * i, src + i * xTileStride, xT0 + 8 * i < p.copyTokens);
+            for (int a = 0; a < 4; ++a) tensorCopy2d(xs + a * W::kAtom, &maps.x, ks * kBK + 64 * a, 0, bars + 8 * st);
+        } else {
+            const uint32_t xs = smemAddr + static_cast<uint32_t>(st * W::kStage) + xDst;
+            const __half* src = xSrc + static_cast<int64_t>(ks) * kBK;
+#pragma unroll
+            for (int i = 0; i < NT; ++i) cpAsync16If(xs + 1024 * i, src + i * xTileStride, xT0 + 8 * i < p.copyTokens);
+        }
     };
 
     startMmaCopies(cta, p.stages, issueW, issueX);
@@ -185,14 +251,17 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantWgmmaKernel
     MmaStageRing ring(p.stages);
     for (int i = 0; i < nk; ++i) {
         // (Every MMA of the step before has completed: the wait at the end of each step.)
-        const int st = ring.next<true>(cta, i, p.stages, issueW, issueX, waitW);
+        // (Tensor-map copies write through the async proxy the MMAs read by: no proxy fence.)
+        const int st = ring.next<!kTma>(cta, i, p.stages, issueW, issueX, waitW);
         const int ks = ks0 + i;
         const uint32_t xs = smemAddr + static_cast<uint32_t>(st * W::kStage);
         const uint8_t* raw = smem + st * W::kStage + W::kXTile;
         if (p.measureSkipMath) continue;
-        stageFactors<TT>(raw + facSlot * S::kRawLd + rawMisalign<TT>(p, facRow, ks), facHi, fac + facSlot * kFacLd);
+        constexpr bool kAtRowStart = kTma && kSpanAligned<TT>;
+        stageFactors<TT>(raw + facSlot * kLd + (kAtRowStart ? 0 : rawMisalign<TT>(p, facRow, ks)), facHi, fac + facSlot * kFacLd);
         __syncwarp();
-        const MmaStepFragments<TT> frags(p, raw, slotA, rowA, rowB, ks, fac + slotA * kFacLd, fac + slotB * kFacLd, tq);
+        const MmaStepFragments<TT, kLd, kAtRowStart> frags(p, raw, slotA, rowA, rowB, ks, fac + slotA * kFacLd, fac + slotB * kFacLd,
+                                                    tq);
         constexpr int kGroup = 4;  // units a commit group (see Pipelining above)
 #pragma unroll
         for (int u = 0; u < kUnits; u += kGroup) {
@@ -220,16 +289,82 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>)) quantWgmmaKernel
 #endif
 }
 
-template <int TT, bool kBulk>
-MmaKernels kernelsOf() {
-    // Only the 4- and 8-tile forms: launches of up to 16 tokens keep QuantMma.cu's kernels.
-    return {{nullptr, nullptr, quantWgmmaKernel<TT, 4, kBulk>, quantWgmmaKernel<TT, 8, kBulk>}};
+// Types with a bulk form: Q8_0, which has no tensor-map form, and Q6_K, whose rows need not be a
+// multiple of 16 bytes (a tensor map's row pitch must be).
+template <int TT> constexpr bool kHasBulk = !kTmaType<TT> || !kSpanAligned<TT>;
+
+// One launch of type TT's kernel of form kForm for p.T tokens, then the split-K reduction where
+// there is one.
+template <int TT, int kForm>
+cudaError_t launchForm(const MmaParams& p, const WgTmaMaps& maps, int ctas, int splits, size_t smem, cudaStream_t s) {
+    MmaParams q = p;
+    q.copyTokens = p.skipInputCopies ? 0 : p.T;
+    void (*kernel)(MmaParams, WgTmaMaps) =
+        mmaTilesFor(p.T) == 8 ? quantWgmmaKernel<TT, 8, kForm> : quantWgmmaKernel<TT, 4, kForm>;
+    const cudaError_t e = launchKernel(kernel, dim3(ctas, splits), dim3(kThreads), smem, s, q, maps);
+    if (e != cudaSuccess || splits == 1) return e;
+    return launchMmaSplitReduce(p, splits, s);
 }
 
-// p's launch on type TT's kernels of the copy form p.bulkWeights picks.
+// cuTensorMapEncodeTiled through the runtime's driver entry point (no link to the driver library),
+// looked up once; null where the driver has none.
+PFN_cuTensorMapEncodeTiled_v12000 tensorMapEncoder() {
+    static const PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
+        void* f = nullptr;
+        cudaDriverEntryPointQueryResult q{};
+        if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000, cudaEnableDefault, &q) != cudaSuccess ||
+            q != cudaDriverEntryPointSuccess) {
+            (void)cudaGetLastError();
+            f = nullptr;
+        }
+        return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(f);
+    }();
+    return fn;
+}
+
+// A 2-D map of `rows` rows of `inner` elements, `pitch` bytes apart, read in boxes of boxInner ×
+// boxRows; false where the driver cannot encode it (a base or pitch off 16 bytes among others).
+bool encodeMap(CUtensorMap& map, CUtensorMapDataType type, const void* base, uint64_t inner, uint64_t rows, uint64_t pitch,
+               uint32_t boxInner, uint32_t boxRows, CUtensorMapSwizzle swizzle) {
+    const PFN_cuTensorMapEncodeTiled_v12000 encode = tensorMapEncoder();
+    if (!encode || reinterpret_cast<uintptr_t>(base) % 16 != 0 || pitch % 16 != 0 || rows == 0 || inner == 0) return false;
+    const cuuint64_t dims[2] = {inner, rows}, strides[1] = {pitch};
+    const cuuint32_t box[2] = {boxInner, boxRows}, elementStrides[2] = {1, 1};
+    return encode(&map, type, 2, const_cast<void*>(base), dims, strides, box, elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                  swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+}
+
+// p's tensor maps (WgTmaMaps); false where one cannot be encoded.
+template <int TT>
+bool tmaMaps(const MmaParams& p, WgTmaMaps& m) {
+    const uint32_t tokens = 8u * static_cast<uint32_t>(mmaTilesFor(p.T));
+    if (!encodeMap(m.x, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, p.x, static_cast<uint64_t>(p.cols), static_cast<uint64_t>(p.T),
+                   2ull * static_cast<uint64_t>(p.cols), 64, tokens, CU_TENSOR_MAP_SWIZZLE_128B))
+        return false;
+    const int maps = p.mode == 2 ? 2 : p.nSeg;
+    for (int i = 0; i < maps; ++i) {
+        const int rows = p.mode == 2 ? p.seg[0].rows : p.seg[i].rows;  // mode 2: gate and up rows alike
+        if (!encodeMap(m.w[i], CU_TENSOR_MAP_DATA_TYPE_UINT8, p.seg[i].w, static_cast<uint64_t>(p.rowBytes),
+                       static_cast<uint64_t>(rows), static_cast<uint64_t>(p.rowBytes), kTmaLd<TT>, kTmaRows,
+                       CU_TENSOR_MAP_SWIZZLE_NONE))
+            return false;
+    }
+    return true;
+}
+
+// p's launch on type TT's kernels. p.bulkWeights (LinearOps: on unless HEARTH_CUDA_MMA_BULK=0) asks
+// for the copy engines: the tensor-map form where the type has one and its maps encode, else the
+// bulk form where the type has one; otherwise, and without bulkWeights, the cp.async form.
 template <int TT>
 cudaError_t launchType(const MmaParams& p, int ctas, int splits, size_t smem, cudaStream_t s) {
-    return launchMmaKernels(p.bulkWeights ? kernelsOf<TT, true>() : kernelsOf<TT, false>(), p, ctas, splits, smem, s);
+    WgTmaMaps maps{};
+    if (p.bulkWeights) {
+        if constexpr (kTmaType<TT>) {
+            if (tmaMaps<TT>(p, maps)) return launchForm<TT, kTmaForm>(p, maps, ctas, splits, smem, s);
+        }
+        if constexpr (kHasBulk<TT>) return launchForm<TT, kBulkForm>(p, maps, ctas, splits, smem, s);
+    }
+    return launchForm<TT, kAsyncForm>(p, maps, ctas, splits, smem, s);
 }
 
 size_t smemBytes(int type, int T, int stages) {
@@ -243,13 +378,24 @@ size_t smemBytes(int type, int T, int stages) {
     }
 }
 
-template <int TT>
-cudaError_t prepareType(int optin) {
-    for (auto* k : {quantWgmmaKernel<TT, 4, false>, quantWgmmaKernel<TT, 8, false>, quantWgmmaKernel<TT, 4, true>,
-                    quantWgmmaKernel<TT, 8, true>})
+template <int TT, int kForm>
+cudaError_t prepareForm(int optin) {
+    for (auto* k : {quantWgmmaKernel<TT, 4, kForm>, quantWgmmaKernel<TT, 8, kForm>})
         if (cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, optin); e != cudaSuccess)
             return e;
     return cudaSuccess;
+}
+
+template <int TT>
+cudaError_t prepareType(int optin) {
+    cudaError_t e = prepareForm<TT, kAsyncForm>(optin);
+    if constexpr (kTmaType<TT>) {
+        if (e == cudaSuccess) e = prepareForm<TT, kTmaForm>(optin);
+    }
+    if constexpr (kHasBulk<TT>) {
+        if (e == cudaSuccess) e = prepareForm<TT, kBulkForm>(optin);
+    }
+    return e;
 }
 
 __global__ void wgmmaProbeKernel(int* built) {
