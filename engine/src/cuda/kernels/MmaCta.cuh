@@ -167,17 +167,24 @@ inline cudaError_t prepareMmaKernels(const MmaKernels& k, int bytes) {
     return cudaSuccess;
 }
 
-// p's launch over `ctas` CTAs and `splits` K splits with `smem` bytes of dynamic shared memory,
-// then the split-K reduction where there is one.
+// p's launch of `kernel` over `ctas` CTAs and `splits` K splits with `smem` bytes of dynamic shared
+// memory (its parameters: p, with the tokens to copy set, then `extra`), then the split-K reduction
+// where there is one.
+template <typename... Extra>
+cudaError_t launchMmaKernel(void (*kernel)(MmaParams, Extra...), const MmaParams& p, int ctas, int splits, size_t smem,
+                            cudaStream_t s, const Extra&... extra) {
+    MmaParams q = p;
+    q.copyTokens = p.skipInputCopies ? 0 : p.T;
+    const cudaError_t e = launchKernel(kernel, dim3(ctas, splits), dim3(kMmaWarps * 32), smem, s, q, extra...);
+    if (e != cudaSuccess || splits == 1) return e;
+    return launchMmaSplitReduce(p, splits, s);
+}
+
+// The same with the kernel of k built for p.T tokens.
 inline cudaError_t launchMmaKernels(const MmaKernels& k, const MmaParams& p, int ctas, int splits, size_t smem,
                                    cudaStream_t s) {
     const int tiles = mmaTilesFor(p.T);
-    MmaParams q = p;
-    q.copyTokens = p.skipInputCopies ? 0 : p.T;
-    cudaError_t e = launchKernel(k.byTiles[tiles == 1 ? 0 : tiles == 2 ? 1 : tiles == 4 ? 2 : 3], dim3(ctas, splits),
-                                 kMmaWarps * 32, smem, s, q);
-    if (e != cudaSuccess || splits == 1) return e;
-    return launchMmaSplitReduce(p, splits, s);
+    return launchMmaKernel(k.byTiles[tiles == 1 ? 0 : tiles == 2 ? 1 : tiles == 4 ? 2 : 3], p, ctas, splits, smem, s);
 }
 
 }  // namespace hearth::cuda

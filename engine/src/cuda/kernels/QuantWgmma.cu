@@ -297,13 +297,9 @@ template <int TT> constexpr bool kHasBulk = !kTmaType<TT> || !kSpanAligned<TT>;
 // there is one.
 template <int TT, int kForm>
 cudaError_t launchForm(const MmaParams& p, const WgTmaMaps& maps, int ctas, int splits, size_t smem, cudaStream_t s) {
-    MmaParams q = p;
-    q.copyTokens = p.skipInputCopies ? 0 : p.T;
     void (*kernel)(MmaParams, WgTmaMaps) =
         mmaTilesFor(p.T) == 8 ? quantWgmmaKernel<TT, 8, kForm> : quantWgmmaKernel<TT, 4, kForm>;
-    const cudaError_t e = launchKernel(kernel, dim3(ctas, splits), dim3(kThreads), smem, s, q, maps);
-    if (e != cudaSuccess || splits == 1) return e;
-    return launchMmaSplitReduce(p, splits, s);
+    return launchMmaKernel(kernel, p, ctas, splits, smem, s, maps);
 }
 
 // cuTensorMapEncodeTiled through the runtime's driver entry point (no link to the driver library),
