@@ -92,13 +92,14 @@ struct WgTmaMaps {
 };
 
 // A stage: the inputs first (1024-byte aligned, as the swizzle needs), then the weight tile; the
-// factors after the last stage, then (bulk and tensor-map copies) an mbarrier per stage.
+// factors after the last stage, then (bulk and tensor-map copies) an mbarrier per stage and (tensor-
+// map copies) a release counter per stage.
 template <int TT, int NT> struct WgShape {
     static constexpr int kAtom = NT * 8 * 128;            // 64 K elements of every token row
     static constexpr int kXTile = 4 * kAtom;
     static constexpr int kStage = kXTile + kBM * MmaShape<TT>::kRawLd;  // a multiple of 1024
     static constexpr int kFacBytes = kBM * kFacLd * 4;
-    static constexpr size_t bytes(int stages) { return static_cast<size_t>(stages) * (kStage + 8) + kFacBytes; }
+    static constexpr size_t bytes(int stages) { return static_cast<size_t>(stages) * (kStage + 16) + kFacBytes; }
 };
 
 template <int TT, int NT>
@@ -184,29 +185,43 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>))
 
     const uint32_t bars = smemAddr + static_cast<uint32_t>(p.stages * W::kStage + W::kFacBytes);  // 8 bytes a stage
     if constexpr (kBulk || kTma) {
-        if (tid < p.stages) barInit(bars + 8 * tid, kBulk ? kMmaBM : 1);
+        if (tid < p.stages) {
+            barInit(bars + 8 * tid, kBulk ? kMmaBM : 1);
+            if constexpr (kTma) reinterpret_cast<uint32_t*>(smem + p.stages * W::kStage + W::kFacBytes + 8 * p.stages)[tid] = 0;
+        }
         barFenceInit();
         __syncthreads();
     }
     const MmaWeightCopies<TT, kThreads> wCopies(p, cta, tid);
     const MmaWeightBulk<TT> wBulk(p, cta, tid);
-    // kTmaForm: a stage's bytes, all expected by thread 0's one arrival on the stage's barrier.
+    // kTmaForm: a stage's bytes, all expected by the issuing thread's one arrival on the stage's barrier.
     const uint32_t tmaBytesW = p.skipWeightCopies ? 0u : static_cast<uint32_t>(2 * kTmaRows * kLd);
     const uint32_t tmaBytesX = p.copyTokens > 0 ? static_cast<uint32_t>(W::kXTile) : 0u;
+    // kTmaForm: the calling thread expects a stage's bytes on its barrier and issues its weight boxes
+    // (then tmaIssueX its input atoms). The stage was last read by plain loads (decoding), ordered
+    // before this thread by the caller (the release count below): the proxy fence orders those reads
+    // before the copies' writes.
+    const uint32_t releases = bars + 8 * static_cast<uint32_t>(p.stages);  // 4 bytes a stage
+    auto tmaIssueW = [&](int ks, int st) {
+        const uint32_t tile = smemAddr + static_cast<uint32_t>(st * W::kStage + W::kXTile), bar = bars + 8 * st;
+        asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+        barExpect(bar, tmaBytesW + tmaBytesX);  // before any of the stage's copies is issued
+        if (tmaBytesW == 0) return;
+        const int c0 = (ks * S::kSpan) & ~15;  // the span's start, or the 16 bytes before it
+        tensorCopy2d(tile, &maps.w[cta.pair ? 0 : cta.seg], c0, cta.rowBase, bar);
+        tensorCopy2d(tile + kTmaRows * kLd, &maps.w[cta.pair ? 1 : cta.seg], c0,
+                     cta.pair ? cta.rowBase : cta.rowBase + kTmaRows, bar);
+    };
+    auto tmaIssueX = [&](int ks, int st) {
+        if (tmaBytesX == 0) return;
+        const uint32_t xs = smemAddr + static_cast<uint32_t>(st * W::kStage);
+#pragma unroll
+        for (int a = 0; a < 4; ++a) tensorCopy2d(xs + a * W::kAtom, &maps.x, ks * kBK + 64 * a, 0, bars + 8 * st);
+    };
     auto issueW = [&](int ks, int st) {
         const uint32_t tile = smemAddr + static_cast<uint32_t>(st * W::kStage + W::kXTile);
         if constexpr (kTma) {
-            if (tid != 0) return;
-            const uint32_t bar = bars + 8 * st;
-            // The stage was last read by plain loads (decoding), before the caller's barrier: the
-            // proxy fence orders those reads before the copies' writes.
-            asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-            barExpect(bar, tmaBytesW + tmaBytesX);  // before any of the stage's copies is issued
-            if (tmaBytesW == 0) return;
-            const int c0 = (ks * S::kSpan) & ~15;  // the span's start, or the 16 bytes before it
-            tensorCopy2d(tile, &maps.w[cta.pair ? 0 : cta.seg], c0, cta.rowBase, bar);
-            tensorCopy2d(tile + kTmaRows * kLd, &maps.w[cta.pair ? 1 : cta.seg], c0,
-                         cta.pair ? cta.rowBase : cta.rowBase + kTmaRows, bar);
+            if (tid == 0) tmaIssueW(ks, st);
         } else if constexpr (kBulk) {
             wBulk.issue(tile, ks, bars + 8 * st);
         } else {
@@ -225,11 +240,7 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>))
     const uint32_t xDst = static_cast<uint32_t>((xC >> 3) * W::kAtom + xT0 * 128 + 16 * ((xC & 7) ^ xT0));
     auto issueX = [&](int ks, int st) {
         if constexpr (kTma) {
-            // (Its bytes were expected by issueW of the same step, which comes first.)
-            if (tid != 0 || tmaBytesX == 0) return;
-            const uint32_t xs = smemAddr + static_cast<uint32_t>(st * W::kStage);
-#pragma unroll
-            for (int a = 0; a < 4; ++a) tensorCopy2d(xs + a * W::kAtom, &maps.x, ks * kBK + 64 * a, 0, bars + 8 * st);
+            if (tid == 0) tmaIssueX(ks, st);  // (its bytes were expected by issueW of the same step)
         } else {
             const uint32_t xs = smemAddr + static_cast<uint32_t>(st * W::kStage) + xDst;
             const __half* src = xSrc + static_cast<int64_t>(ks) * kBK;
@@ -238,8 +249,6 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>))
         }
     };
 
-    startMmaCopies(cta, p.stages, issueW, issueX);
-
     const int slotA = warp * 16 + g, slotB = slotA + 8;
     const int rowA = cta.slotRow(slotA), rowB = cta.slotRow(slotB);
     // The factors this lane computes each step (stageFactors): one of its warp's slots, half the units.
@@ -247,16 +256,11 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>))
     float acc[NT][4];
     zeroSums(acc);
 
-    fenceOperands(acc);
-    MmaStageRing ring(p.stages);
-    for (int i = 0; i < nk; ++i) {
-        // (Every MMA of the step before has completed: the wait at the end of each step.)
-        // (Tensor-map copies write through the async proxy the MMAs read by: no proxy fence.)
-        const int st = ring.next<!kTma>(cta, i, p.stages, issueW, issueX, waitW);
-        const int ks = ks0 + i;
+    // One K step of this warp on stage st: factors, then the units in commit groups; every MMA of
+    // the step has completed when it returns.
+    auto step = [&](int st, int ks) {
         const uint32_t xs = smemAddr + static_cast<uint32_t>(st * W::kStage);
         const uint8_t* raw = smem + st * W::kStage + W::kXTile;
-        if (p.measureSkipMath) continue;
         constexpr bool kAtRowStart = kTma && kSpanAligned<TT>;
         stageFactors<TT>(raw + facSlot * kLd + (kAtRowStart ? 0 : rawMisalign<TT>(p, facRow, ks)), facHi, fac + facSlot * kFacLd);
         __syncwarp();
@@ -279,8 +283,61 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>))
             wgCommit();
             wgWait<1>();
         }
-        wgWait<0>();   // the stage may be refilled after the next barrier
+        wgWait<0>();   // the stage may be refilled once every warp is done with it
         __syncwarp();  // the factors are rewritten next step
+    };
+
+    fenceOperands(acc);
+    if constexpr (kTma) {
+        // No CTA barrier a step: each warp waits for its stage's copies on the stage's mbarrier, and
+        // the last of the eight warps to be done with a stage refills it (step i + stages). A warp is
+        // at most `stages` - 1 steps ahead of the slowest: a stage is refilled only once all have
+        // released it. Why: with a barrier a step the two warpgroups decoded, and issued their MMAs,
+        // in step (the phase build, wip/wgmma-tma-phases); without it they may drift apart. Measured
+        // (H100, 64 sequences, logits bit-identical): Q6_K +3%, Q5_K_M +1.5%, Q4_K_M unchanged
+        // (docs/benchmarks.md).
+        if (tid == 0 && nk > 0) issueW(ks0, 0);  // the first step's weights before pdlWait (read-only)
+        pdlWait();
+        pdlTrigger();
+        if (tid == 0)
+            for (int i = 0; i < p.stages && i < nk; ++i) {
+                if (i > 0) tmaIssueW(ks0 + i, i);
+                tmaIssueX(ks0 + i, i);
+            }
+        int st = 0;
+        uint32_t lap = 0;
+        for (int i = 0; i < nk; ++i) {
+            barWait(bars + 8 * st, lap);
+            if (!p.measureSkipMath) step(st, ks0 + i);
+            // Release: lane 0 counts this warp done with the stage (release: the warp's reads of it,
+            // ordered by the __syncwarp in step(), come before; acquire: the counts of the warps
+            // before it, and their reads, before a refill). Counts only grow: the eighth of each
+            // round (count % 8 == 7) refills.
+            __syncwarp();
+            if (lane == 0) {
+                uint32_t before;
+                asm volatile("atom.acq_rel.cta.shared::cta.add.u32 %0, [%1], 1;\n"
+                             : "=r"(before)
+                             : "r"(releases + 4 * static_cast<uint32_t>(st))
+                             : "memory");
+                if (before % kMmaWarps == kMmaWarps - 1 && i + p.stages < nk) {
+                    tmaIssueW(ks0 + i + p.stages, st);
+                    tmaIssueX(ks0 + i + p.stages, st);
+                }
+            }
+            if (++st == p.stages) {
+                st = 0;
+                lap ^= 1;
+            }
+        }
+    } else {
+        startMmaCopies(cta, p.stages, issueW, issueX);
+        MmaStageRing ring(p.stages);
+        for (int i = 0; i < nk; ++i) {
+            // (Every MMA of the step before has completed: the wait at the end of each step.)
+            const int st = ring.next<true>(cta, i, p.stages, issueW, issueX, waitW);
+            if (!p.measureSkipMath) step(st, ks0 + i);
+        }
     }
     wgWait<0>();
     fenceOperands(acc);
