@@ -218,18 +218,17 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>))
 #pragma unroll
         for (int a = 0; a < 4; ++a) tensorCopy2d(xs + a * W::kAtom, &maps.x, ks * kBK + 64 * a, 0, bars + 8 * st);
     };
+    // The other forms' copies, for their ring (MmaStageRing).
     auto issueW = [&](int ks, int st) {
         const uint32_t tile = smemAddr + static_cast<uint32_t>(st * W::kStage + W::kXTile);
-        if constexpr (kTma) {
-            if (tid == 0) tmaIssueW(ks, st);
-        } else if constexpr (kBulk) {
+        if constexpr (kBulk) {
             wBulk.issue(tile, ks, bars + 8 * st);
         } else {
             wCopies.issue(tile, ks);
         }
     };
     auto waitW = [&](int st, int lap) {
-        if constexpr (kBulk || kTma) barWait(bars + 8 * st, static_cast<uint32_t>(lap));
+        if constexpr (kBulk) barWait(bars + 8 * st, static_cast<uint32_t>(lap));
     };
     // Input copies: this thread's 16-byte chunk (tid & 31) of the K step, of token rows (tid >> 5) + 8i
     // (whose row & 7 is the same). Token rows past T are left as they are: an output column depends
@@ -239,14 +238,10 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>))
     const int64_t xTileStride = static_cast<int64_t>(8) * p.cols;  // elements between token rows 8 apart
     const uint32_t xDst = static_cast<uint32_t>((xC >> 3) * W::kAtom + xT0 * 128 + 16 * ((xC & 7) ^ xT0));
     auto issueX = [&](int ks, int st) {
-        if constexpr (kTma) {
-            if (tid == 0) tmaIssueX(ks, st);  // (its bytes were expected by issueW of the same step)
-        } else {
-            const uint32_t xs = smemAddr + static_cast<uint32_t>(st * W::kStage) + xDst;
-            const __half* src = xSrc + static_cast<int64_t>(ks) * kBK;
+        const uint32_t xs = smemAddr + static_cast<uint32_t>(st * W::kStage) + xDst;
+        const __half* src = xSrc + static_cast<int64_t>(ks) * kBK;
 #pragma unroll
-            for (int i = 0; i < NT; ++i) cpAsync16If(xs + 1024 * i, src + i * xTileStride, xT0 + 8 * i < p.copyTokens);
-        }
+        for (int i = 0; i < NT; ++i) cpAsync16If(xs + 1024 * i, src + i * xTileStride, xT0 + 8 * i < p.copyTokens);
     };
 
     const int slotA = warp * 16 + g, slotB = slotA + 8;
@@ -296,7 +291,7 @@ __global__ void __launch_bounds__(kThreads, (kMinCtas<TT, NT>))
         // in step (the phase build, wip/wgmma-tma-phases); without it they may drift apart. Measured
         // (H100, 64 sequences, logits bit-identical): Q6_K +3%, Q5_K_M +1.5%, Q4_K_M unchanged
         // (docs/benchmarks.md).
-        if (tid == 0 && nk > 0) issueW(ks0, 0);  // the first step's weights before pdlWait (read-only)
+        if (tid == 0 && nk > 0) tmaIssueW(ks0, 0);  // the first step's weights before pdlWait (read-only)
         pdlWait();
         pdlTrigger();
         if (tid == 0)
