@@ -123,6 +123,7 @@ Status CudaStage::init(const HearthCudaStageArgs& a) {
     // RoPE and the KV store in the Q/K/V matrix-vector epilogue (on unless set, for measuring and
     // for the test that compares it with the separate kernel).
     ropeFusion_ = std::getenv("HEARTH_CUDA_NO_ROPE_FUSION") == nullptr;
+    if (const char* v = std::getenv("HEARTH_CUDA_ATTN_CAPPED")) attnCapped_ = std::atoi(v) != 0;  // tests, measuring
     // HEARTH_CUDA_MMA_ATTENTION=1 (tests): every step without a graph on the tensor-core kernel.
     const char* force = std::getenv("HEARTH_CUDA_MMA_ATTENTION");
     forceMmaAttention_ = mmaAttention_ && force && std::strcmp(force, "1") == 0;
@@ -444,6 +445,7 @@ Status CudaStage::enqueueLayer(int li, const StepShape& sh) {
     at.partitions = partitions_;
     at.blocksPerPartition = partitionBlocksFor(sh);
     at.scale = 1.0f / std::sqrt(static_cast<float>(cfg_.headDim));
+    at.capped = attnCapped_;
     // Tensor cores where they support the shape (F16 KV), else the decode kernel for decode-like
     // steps; the batch-invariant mode keeps every step on the general kernel, so prefill and decode
     // compute a row alike.

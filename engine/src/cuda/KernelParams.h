@@ -193,6 +193,7 @@ struct AttnParams {
     int partitions = 1;
     int blocksPerPartition = 4;      // KV blocks per partition while the context fits P of them
     float scale = 1;
+    int capped = -1;                 // the register-capped tensor-core kernel: -1 where it pays, 1 always, 0 never
 };
 constexpr int kAttnMaxRows = 32;
 constexpr int kAttnMaxHeadDim = 256;

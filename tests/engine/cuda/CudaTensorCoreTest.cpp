@@ -503,3 +503,13 @@ TEST(CudaTensorCores, Q5KTakesTheWarpgroupFormByDefault) {
     expectSwitchChangesNoLogit(modelPath("tiny-llama-q5_k_m.gguf"), {{"HEARTH_CUDA_WGMMA", "2"}, {"HEARTH_CUDA_MMA_I8", ""}},
                                {{"HEARTH_CUDA_WGMMA", "2"}, {"HEARTH_CUDA_MMA_I8", "0"}}, "default vs f16 forms");
 }
+
+// The split-keys tensor-core attention held to 128 registers (AttentionMma.cu's kCapped: four CTAs a
+// multiprocessor, taken by launches of more than one wave) computes what the uncapped kernel
+// computes, bit for bit: the 128-wide-head twin of tiny-llama Q4_K_M with the capped kernel for every
+// launch (HEARTH_CUDA_ATTN_CAPPED=1) against none (=0).
+TEST(CudaTensorCores, RegisterCappedAttentionChangesNoLogit) {
+    SKIP_WITHOUT_GPU();
+    const std::string wide = writeWideHeadTwin("tiny-llama-q4_k_m.gguf");
+    expectSwitchChangesNoLogit(wide, {{"HEARTH_CUDA_ATTN_CAPPED", "1"}}, {{"HEARTH_CUDA_ATTN_CAPPED", "0"}}, "capped vs uncapped attention");
+}

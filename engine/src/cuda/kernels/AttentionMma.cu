@@ -17,7 +17,11 @@
 #include <cuda_fp16.h>
 #include <cuda_fp8.h>
 
+#include <climits>
 #include <cstdlib>
+#include <map>
+#include <mutex>
+#include <utility>
 
 #include "cuda/KernelParams.h"
 #include "cuda/kernels/AsyncCopy.cuh"
@@ -57,8 +61,14 @@ __device__ __forceinline__ void splitHalf2(float a, float b, uint32_t& hi, uint3
 // keys, their online softmax states merged at the end (half 0 first). A row's arithmetic is the same
 // whatever the tile's size, and a warp's serial chain per chunk is half as long: at batch 1 the
 // kernel is bound by that chain (two warps on an SM, one of them idle), not by memory.
-template <int D, bool kSplit, bool kFp8>
-__global__ void __launch_bounds__(kSplit ? 128 : 64) attentionMmaKernel(const AttnParams p) {
+//
+// kCapped: the same kernel held to 128 registers (ptxas: 24 bytes spilled for F16, 56 for FP8 at
+// head size 128), so four CTAs fit a multiprocessor instead of three. The launch takes it only where
+// its CTAs would otherwise run as more than one wave (64 sequences × 8 KV heads: 512 CTAs on an
+// H100's 396 places): there +1.2% aggregate decode for llama8b Q4_K_M, while one-wave launches lost
+// 4% (32 sequences) and 1.8% (batch 1) to the spills (H100, docs/benchmarks.md). Same sums either way.
+template <int D, bool kSplit, bool kFp8, bool kCapped = false>
+__global__ void __launch_bounds__(kSplit ? 128 : 64, kCapped ? 4 : 0) attentionMmaKernel(const AttnParams p) {
     constexpr int kThreads = kSplit ? 128 : 64;
     constexpr int kNT = kSplit ? 2 : kKeys / 8;  // 8-key tiles of a chunk per warp
     constexpr int kLd = D + 8;  // halves per shared row: rows 16 bytes apart in banks, conflict-free ldmatrix
@@ -350,6 +360,25 @@ __global__ void __launch_bounds__(kSplit ? 128 : 64) attentionMmaKernel(const At
     }
 }
 
+// The CTAs of `kernel` (128 threads, static shared memory only) resident at once on the current
+// device, looked up once per device and kernel; 0 where the runtime cannot say.
+int residentCtas(void (*kernel)(AttnParams)) {
+    static std::mutex mu;
+    static std::map<std::pair<int, const void*>, int> known;
+    int device = 0;
+    if (cudaGetDevice(&device) != cudaSuccess) return 0;
+    const std::lock_guard<std::mutex> lock(mu);
+    const auto key = std::make_pair(device, reinterpret_cast<const void*>(kernel));
+    if (auto it = known.find(key); it != known.end()) return it->second;
+    int perSm = 0, sms = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, 128, 0) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
+        (void)cudaGetLastError();
+        perSm = sms = 0;
+    }
+    return known[key] = perSm * sms;
+}
+
 }  // namespace
 
 bool attentionMmaSupports(int D, int kvKind) { return (kvKind == kKvF16 || kvKind == kKvFP8) && (D == 64 || D == 128); }
@@ -366,12 +395,18 @@ cudaError_t launchAttentionMma(const AttnParams& p, int nTiles, cudaStream_t s) 
         const char* v = std::getenv("HEARTH_CUDA_MMA_SPLIT");
         return !v || std::atoi(v) != 0;
     }();
+    // p.capped 1 / 0 (HEARTH_CUDA_ATTN_CAPPED, tests and measuring): the capped kernel for every / no launch.
+    const int ctas = p.capped == 1 ? INT_MAX : p.capped == 0 ? 0 : nTiles * p.Hkv * p.partitions;
     if (p.kvKind == kKvFP8) {  // the split-keys variant only
         if (p.D == 64) return launchKernel(attentionMmaKernel<64, true, true>, grid, 128, 0, s, p);
+        if (ctas > residentCtas(attentionMmaKernel<128, true, true>))
+            return launchKernel(attentionMmaKernel<128, true, true, true>, grid, 128, 0, s, p);
         return launchKernel(attentionMmaKernel<128, true, true>, grid, 128, 0, s, p);
     }
     if (split) {
         if (p.D == 64) return launchKernel(attentionMmaKernel<64, true, false>, grid, 128, 0, s, p);
+        if (ctas > residentCtas(attentionMmaKernel<128, true, false>))
+            return launchKernel(attentionMmaKernel<128, true, false, true>, grid, 128, 0, s, p);
         return launchKernel(attentionMmaKernel<128, true, false>, grid, 128, 0, s, p);
     }
     if (p.D == 64) return launchKernel(attentionMmaKernel<64, false, false>, grid, 64, 0, s, p);
