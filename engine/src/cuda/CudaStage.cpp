@@ -123,7 +123,6 @@ Status CudaStage::init(const HearthCudaStageArgs& a) {
     // RoPE and the KV store in the Q/K/V matrix-vector epilogue (on unless set, for measuring and
     // for the test that compares it with the separate kernel).
     ropeFusion_ = std::getenv("HEARTH_CUDA_NO_ROPE_FUSION") == nullptr;
-    if (const char* v = std::getenv("HEARTH_CUDA_ATTN_CAPPED")) attnCapped_ = std::atoi(v) != 0;  // tests, measuring
     // HEARTH_CUDA_MMA_ATTENTION=1 (tests): every step without a graph on the tensor-core kernel.
     const char* force = std::getenv("HEARTH_CUDA_MMA_ATTENTION");
     forceMmaAttention_ = mmaAttention_ && force && std::strcmp(force, "1") == 0;
@@ -266,6 +265,12 @@ Status CudaStage::allocateKv(uint32_t numBlocks, KvDType dtype) {
     HEARTH_CUDA_TRY(cudaStreamSynchronize(stream_));
     kv_ = l;
     numBlocks_ = numBlocks;
+    // The register-capped attention for launches of more than one wave of the uncapped kernel for
+    // this KV dtype (none where the runtime cannot say); HEARTH_CUDA_ATTN_CAPPED=1 / 0 (tests,
+    // measuring): for every / no launch.
+    const int resident = attentionMmaResidentCtas(kv_.kind);
+    attnCappedAbove_ = resident > 0 ? resident : 1 << 30;
+    if (const char* v = std::getenv("HEARTH_CUDA_ATTN_CAPPED")) attnCappedAbove_ = std::atoi(v) != 0 ? -1 : 1 << 30;
     return Status::success();
 }
 
@@ -445,7 +450,7 @@ Status CudaStage::enqueueLayer(int li, const StepShape& sh) {
     at.partitions = partitions_;
     at.blocksPerPartition = partitionBlocksFor(sh);
     at.scale = 1.0f / std::sqrt(static_cast<float>(cfg_.headDim));
-    at.capped = attnCapped_;
+    at.cappedAbove = attnCappedAbove_;
     // Tensor cores where they support the shape (F16 KV), else the decode kernel for decode-like
     // steps; the batch-invariant mode keeps every step on the general kernel, so prefill and decode
     // compute a row alike.

@@ -65,7 +65,7 @@ private:
     int device_ = 0, first_ = 0, last_ = 0;
     bool embedding_ = false, head_ = false, useGraphs_ = true, batchInvariant_ = false, mmaAttention_ = false,
          forceMmaAttention_ = false, decodeAttention_ = false, mmaDecode_ = false, ropeFusion_ = true;
-    int attnCapped_ = -1;  // AttnParams::capped (HEARTH_CUDA_ATTN_CAPPED)
+    int attnCappedAbove_ = 1 << 30;  // AttnParams::cappedAbove
     DeviceCaps caps_;
     int fixedPartitionBlocks_ = 0, maxPartitions_ = 1;  // batch-invariant attention partitions
     int partitionBlocks_ = 0;                          // KV blocks per attention partition otherwise (one sequence)

@@ -193,7 +193,7 @@ struct AttnParams {
     int partitions = 1;
     int blocksPerPartition = 4;      // KV blocks per partition while the context fits P of them
     float scale = 1;
-    int capped = -1;                 // the register-capped tensor-core kernel: -1 where it pays, 1 always, 0 never
+    int cappedAbove = 1 << 30;       // split-keys launches (head size 128) of more CTAs take the register-capped kernel
 };
 constexpr int kAttnMaxRows = 32;
 constexpr int kAttnMaxHeadDim = 256;
@@ -243,6 +243,9 @@ cudaError_t launchAttention(const AttnParams& p, int nTiles, cudaStream_t s);
 // The tensor-core kernel for steps with one partition (prefill-sized), where it supports the head
 // size and KV kind (kernels/AttentionMma.cu).
 bool attentionMmaSupports(int D, int kvKind);
+// CTAs of the uncapped split-keys kernel (head size 128) resident at once on the current device (0
+// where the runtime cannot say): launches of more take the register-capped one (AttnParams::cappedAbove).
+int attentionMmaResidentCtas(int kvKind);
 cudaError_t launchAttentionMma(const AttnParams& p, int nTiles, cudaStream_t s);
 // The kernel for decode-like steps (any partition count; kernels/AttentionDecode.cu).
 bool attentionDecodeSupports(int D);

@@ -17,11 +17,7 @@
 #include <cuda_fp16.h>
 #include <cuda_fp8.h>
 
-#include <climits>
 #include <cstdlib>
-#include <map>
-#include <mutex>
-#include <utility>
 
 #include "cuda/KernelParams.h"
 #include "cuda/kernels/AsyncCopy.cuh"
@@ -64,9 +60,10 @@ __device__ __forceinline__ void splitHalf2(float a, float b, uint32_t& hi, uint3
 //
 // kCapped: the same kernel held to 128 registers (ptxas: 24 bytes spilled for F16, 56 for FP8 at
 // head size 128), so four CTAs fit a multiprocessor instead of three. The launch takes it only where
-// its CTAs would otherwise run as more than one wave (64 sequences × 8 KV heads: 512 CTAs on an
-// H100's 396 places): there +1.2% aggregate decode for llama8b Q4_K_M, while one-wave launches lost
-// 4% (32 sequences) and 1.8% (batch 1) to the spills (H100, docs/benchmarks.md). Same sums either way.
+// its CTAs would otherwise run as more than one wave (AttnParams::cappedAbove; 64 sequences × 8 KV
+// heads: 512 CTAs on an H100's 396 places): there +0.5-0.9% aggregate decode for llama8b Q4_K_M and
+// +2.9% with FP8 KV, where for every launch one-wave launches lost 4% (32 sequences) and 1.8%
+// (batch 1) to the spills (H100, docs/benchmarks.md). Same sums either way.
 template <int D, bool kSplit, bool kFp8, bool kCapped = false>
 __global__ void __launch_bounds__(kSplit ? 128 : 64, kCapped ? 4 : 0) attentionMmaKernel(const AttnParams p) {
     constexpr int kThreads = kSplit ? 128 : 64;
@@ -360,28 +357,20 @@ __global__ void __launch_bounds__(kSplit ? 128 : 64, kCapped ? 4 : 0) attentionM
     }
 }
 
-// The CTAs of `kernel` (128 threads, static shared memory only) resident at once on the current
-// device, looked up once per device and kernel; 0 where the runtime cannot say.
-int residentCtas(void (*kernel)(AttnParams)) {
-    static std::mutex mu;
-    static std::map<std::pair<int, const void*>, int> known;
-    int device = 0;
-    if (cudaGetDevice(&device) != cudaSuccess) return 0;
-    const std::lock_guard<std::mutex> lock(mu);
-    const auto key = std::make_pair(device, reinterpret_cast<const void*>(kernel));
-    if (auto it = known.find(key); it != known.end()) return it->second;
-    int perSm = 0, sms = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, 128, 0) != cudaSuccess ||
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
-        (void)cudaGetLastError();
-        perSm = sms = 0;
-    }
-    return known[key] = perSm * sms;
-}
-
 }  // namespace
 
 bool attentionMmaSupports(int D, int kvKind) { return (kvKind == kKvF16 || kvKind == kKvFP8) && (D == 64 || D == 128); }
+
+int attentionMmaResidentCtas(int kvKind) {
+    int device = 0, perSm = 0, sms = 0;
+    const auto kernel = kvKind == kKvFP8 ? attentionMmaKernel<128, true, true> : attentionMmaKernel<128, true, false>;
+    if (cudaGetDevice(&device) != cudaSuccess || cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, 128, 0) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return perSm * sms;
+}
 
 cudaError_t launchAttentionMma(const AttnParams& p, int nTiles, cudaStream_t s) {
     if (nTiles <= 0) return cudaSuccess;
@@ -395,17 +384,16 @@ cudaError_t launchAttentionMma(const AttnParams& p, int nTiles, cudaStream_t s) 
         const char* v = std::getenv("HEARTH_CUDA_MMA_SPLIT");
         return !v || std::atoi(v) != 0;
     }();
-    // p.capped 1 / 0 (HEARTH_CUDA_ATTN_CAPPED, tests and measuring): the capped kernel for every / no launch.
-    const int ctas = p.capped == 1 ? INT_MAX : p.capped == 0 ? 0 : nTiles * p.Hkv * p.partitions;
+    const int ctas = nTiles * p.Hkv * p.partitions;
     if (p.kvKind == kKvFP8) {  // the split-keys variant only
         if (p.D == 64) return launchKernel(attentionMmaKernel<64, true, true>, grid, 128, 0, s, p);
-        if (ctas > residentCtas(attentionMmaKernel<128, true, true>))
+        if (ctas > p.cappedAbove)
             return launchKernel(attentionMmaKernel<128, true, true, true>, grid, 128, 0, s, p);
         return launchKernel(attentionMmaKernel<128, true, true>, grid, 128, 0, s, p);
     }
     if (split) {
         if (p.D == 64) return launchKernel(attentionMmaKernel<64, true, false>, grid, 128, 0, s, p);
-        if (ctas > residentCtas(attentionMmaKernel<128, true, false>))
+        if (ctas > p.cappedAbove)
             return launchKernel(attentionMmaKernel<128, true, false, true>, grid, 128, 0, s, p);
         return launchKernel(attentionMmaKernel<128, true, false>, grid, 128, 0, s, p);
     }
