@@ -362,14 +362,7 @@ __global__ void __launch_bounds__(kSplit ? 128 : 64, kCapped ? 4 : 0) attentionM
 bool attentionMmaSupports(int D, int kvKind) { return (kvKind == kKvF16 || kvKind == kKvFP8) && (D == 64 || D == 128); }
 
 int attentionMmaResidentCtas(int kvKind) {
-    int device = 0, perSm = 0, sms = 0;
-    const auto kernel = kvKind == kKvFP8 ? attentionMmaKernel<128, true, true> : attentionMmaKernel<128, true, false>;
-    if (cudaGetDevice(&device) != cudaSuccess || cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, 128, 0) != cudaSuccess ||
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
-        (void)cudaGetLastError();
-        return 0;
-    }
-    return perSm * sms;
+    return residentCtas(kvKind == kKvFP8 ? attentionMmaKernel<128, true, true> : attentionMmaKernel<128, true, false>);
 }
 
 cudaError_t launchAttentionMma(const AttnParams& p, int nTiles, cudaStream_t s) {

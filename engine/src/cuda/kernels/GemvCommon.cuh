@@ -11,14 +11,12 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
-#include <map>
-#include <mutex>
-#include <tuple>
 
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include "cuda/KernelParams.h"
+#include "cuda/kernels/Launch.cuh"
 
 namespace hearth::cuda {
 
@@ -148,25 +146,6 @@ inline int gemvTokensPerCta(const GemvParams& p, int grid) {
 // The instantiation of a matrix-vector kernel for `per` tokens per CTA (gemvTokensPerCta).
 using GemvKernel = void (*)(GemvParams);
 
-// CTAs of a kernel with `smem` bytes of dynamic shared memory resident on the current device at
-// once, for the persistent launches (cached per device, kernel and shared memory: instantiations
-// differ in registers, so each has its own occupancy). 0 when it cannot be found out.
-inline int residentCtas(GemvKernel kernel, int smem = 0) {
-    static std::mutex mutex;
-    static std::map<std::tuple<int, GemvKernel, int>, int> cache;
-    int dev = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess) return 0;
-    std::lock_guard<std::mutex> lock(mutex);
-    const auto key = std::make_tuple(dev, kernel, smem);
-    if (auto it = cache.find(key); it != cache.end()) return it->second;
-    int perSm = 0, sms = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, 128, smem) != cudaSuccess ||
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) {
-        cudaGetLastError();
-        return 0;
-    }
-    return cache[key] = perSm * sms;
-}
 inline GemvKernel gemvKernelFor(int per, GemvKernel t1, GemvKernel t2, GemvKernel t4, GemvKernel t8) {
     return per == 1 ? t1 : per == 2 ? t2 : per == 4 ? t4 : t8;
 }

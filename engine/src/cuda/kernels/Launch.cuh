@@ -14,11 +14,36 @@
 //    the one-CTA input preparations triggering early, so each matrix-vector kernel could prefetch
 //    during the kernel before the preparation, was 4% slower: 380 vs 396 tok/s, llama8b Q4_K_M.)
 // Without PDL (older GPUs, HEARTH_CUDA_NO_PDL set) both calls are no-ops and launches are ordinary.
+#include <map>
+#include <mutex>
+#include <tuple>
+
 #include <cuda_runtime.h>
 
 #include "cuda/KernelParams.h"
 
 namespace hearth::cuda {
+
+// CTAs of `threads` threads and `smem` bytes of dynamic shared memory of `kernel` resident on the
+// current device at once (cached per device, kernel, threads and shared memory: instantiations
+// differ in registers, so each has its own occupancy). 0 when it cannot be found out.
+template <typename... Params>
+inline int residentCtas(void (*kernel)(Params...), int smem = 0, int threads = 128) {
+    static std::mutex mutex;
+    static std::map<std::tuple<int, const void*, int, int>, int> cache;
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess) return 0;
+    std::lock_guard<std::mutex> lock(mutex);
+    const auto key = std::make_tuple(dev, reinterpret_cast<const void*>(kernel), smem, threads);
+    if (auto it = cache.find(key); it != cache.end()) return it->second;
+    int perSm = 0, sms = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, threads, smem) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return cache[key] = perSm * sms;
+}
 
 __device__ __forceinline__ void pdlWait() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
