@@ -28,6 +28,18 @@ t() { local name=$1 limit=$2; shift 2; echo "== $name" >> "$OUT/$name.log"; time
 if [ "${HEARTH_TESTS:-1}" = 1 ]; then
   t tests ${HEARTH_TESTS_LIMIT:-200} bin/test_cuda --gtest_filter="${HEARTH_TEST_FILTER:-*}"
 fi
+# HEARTH_PTX_LIBS="NAME=LIB[@FILTER] ...": the CUDA tests again with each of those libraries
+# (relative to the unpacked pack, e.g. sm80=lib/old/libhearth-cuda.so: a build for 80-virtual,
+# packed with PACK_OLD_LIB), to tests-NAME.log, with that gtest filter (default
+# HEARTH_TEST_FILTER's). A library that carries only older PTX runs the code a consumer card runs:
+# the driver compiles it at load, cached under /tmp/h/jit for later runs and benches (a bench spec
+# takes such a library by HEARTH_CUDA_LIB=/tmp/h/LIB).
+export CUDA_CACHE_PATH=/tmp/h/jit CUDA_CACHE_MAXSIZE=4294967296
+for entry in ${HEARTH_PTX_LIBS:-}; do
+  name=${entry%%=*} lib=${entry#*=} filter=${HEARTH_TEST_FILTER:-*}
+  [[ $lib == *@* ]] && filter=${lib#*@} && lib=${lib%%@*}
+  t "tests-$name" ${HEARTH_PTX_LIMIT:-300} env HEARTH_CUDA_LIB="/tmp/h/$lib" bin/test_cuda --gtest_filter="$filter"
+done
 # HEARTH_MMA_COPY=1: the tensor-core kernels' weight movement alone (bench/gpu/MmaCopyBench.cu; pack
 # it with PACK_BINS="... hearth-mma-copy-bench"), to mma-copy.log.
 if [ "${HEARTH_MMA_COPY:-0}" = 1 ] && [ -x bin/hearth-mma-copy-bench ]; then

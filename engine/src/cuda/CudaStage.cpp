@@ -80,7 +80,16 @@ Status CudaStage::init(const HearthCudaStageArgs& a) {
         return makeError(ErrorCode::Unavailable, name_ + " has compute capability " + std::to_string(prop.major) + "." +
                                                      std::to_string(prop.minor) + "; the CUDA backend needs 8.0 or newer");
     HEARTH_CUDA_TRY(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-    enablePdl(device_, prop.major);
+    // What the loaded code can do, not what the device can: on a card newer than every cubin of the
+    // library (a consumer build on a Blackwell card) the driver compiles older PTX, in which the
+    // sm_90 instructions below are left out (without this the bulk-copy kernels decoded shared
+    // memory no copy had filled: CudaVsCpu under a compute_80 build on an H100, docs/benchmarks.md).
+    int codeArch = 0;
+    if (cudaError_t e = deviceCodeArch(codeArch); e != cudaSuccess)
+        return makeError(ErrorCode::Unavailable, name_ + ": this library has no code that runs on compute capability " +
+                                                     std::to_string(prop.major) + "." + std::to_string(prop.minor) +
+                                                     " (" + cudaGetErrorString(e) + "); rebuild with CMAKE_CUDA_ARCHITECTURES naming it");
+    enablePdl(device_, codeArch);
     HEARTH_CUDA_TRY(prepareAttention());
     caps_.multiProcessors = prop.multiProcessorCount;
     caps_.sharedOptin = static_cast<int>(prop.sharedMemPerBlockOptin);
@@ -110,10 +119,11 @@ Status CudaStage::init(const HearthCudaStageArgs& a) {
         return makeError(ErrorCode::Unavailable, "HEARTH_CUDA_WGMMA=2: this library has no sm_90a code "
                                                  "(CMAKE_CUDA_ARCHITECTURES must name 90a)");
     // Dense decode launches stream their weights through shared memory (DenseStreamGemv.cu), k-quant
-    // ones copy theirs by bulk copies (KQuantGemv.cu), on sm_90 and newer. HEARTH_CUDA_STREAM_GEMV=0 /
+    // ones copy theirs by bulk copies (KQuantGemv.cu), in sm_90 code and newer. HEARTH_CUDA_STREAM_GEMV=0 /
     // 1 / 2 (measuring, tests): off, cp.async, bulk.
-    caps_.streamGemv = prop.major >= 9 ? 2 : 0;
-    if (const char* v = std::getenv("HEARTH_CUDA_STREAM_GEMV")) caps_.streamGemv = std::clamp(std::atoi(v), 0, prop.major >= 9 ? 2 : 1);
+    const bool sm90Code = codeArch >= 900;
+    caps_.streamGemv = sm90Code ? 2 : 0;
+    if (const char* v = std::getenv("HEARTH_CUDA_STREAM_GEMV")) caps_.streamGemv = std::clamp(std::atoi(v), 0, sm90Code ? 2 : 1);
     if (caps_.streamGemv && prepareDenseStream(caps_.sharedOptin) != cudaSuccess) caps_.streamGemv = 0;
     mmaAttention_ = !batchInvariant_ && std::getenv("HEARTH_CUDA_NO_MMA_ATTENTION") == nullptr;
     decodeAttention_ = !batchInvariant_ && std::getenv("HEARTH_CUDA_NO_DECODE_ATTENTION") == nullptr;

@@ -214,9 +214,15 @@ struct SampleParams {
 };
 constexpr int kSampleCap = 1024;     // candidates the device sorts per row
 
-// Programmatic dependent launch (kernels/Launch.cuh): on for a device of compute capability 9.0 or
-// newer unless HEARTH_CUDA_NO_PDL is set; set once per device before its first launch.
-void enablePdl(int device, int ccMajor);
+// The __CUDA_ARCH__ of the code this library runs on the current device (kernels/Launch.cu): the
+// device's own architecture where the library carries it, else the newest older one whose PTX the
+// driver compiled at load (a build for 80/86/89/90a on a Blackwell card runs compute_89 code).
+// Features that exist only in sm_90 code (PDL, bulk copies) are chosen by it, never by the
+// device's compute capability: in older code those instructions compile to nothing.
+cudaError_t deviceCodeArch(int& arch);
+// Programmatic dependent launch (kernels/Launch.cuh): on for a device whose code (deviceCodeArch)
+// is sm_90 or newer unless HEARTH_CUDA_NO_PDL is set; set once per device before its first launch.
+void enablePdl(int device, int codeArch);
 bool pdlEnabled();  // for the current device
 
 // Launchers (return the launch error, cudaSuccess otherwise).

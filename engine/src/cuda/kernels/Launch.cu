@@ -1,4 +1,5 @@
-// Which devices launch with programmatic dependent launch (see Launch.cuh).
+// Which devices launch with programmatic dependent launch (see Launch.cuh), and which
+// architecture the code this library runs on a device was compiled for.
 #include <atomic>
 #include <cstdlib>
 
@@ -10,11 +11,28 @@ namespace {
 constexpr int kMaxDevices = 64;
 std::atomic<bool> pdlOn[kMaxDevices];
 
+__global__ void codeArchKernel(int* arch) {
+#ifdef __CUDA_ARCH__
+    *arch = __CUDA_ARCH__;
+#endif
+}
+
 }  // namespace
 
-void enablePdl(int device, int ccMajor) {
+cudaError_t deviceCodeArch(int& arch) {
+    arch = 0;
+    int* d = nullptr;
+    if (cudaError_t e = cudaMalloc(&d, sizeof(int)); e != cudaSuccess) return e;
+    codeArchKernel<<<1, 1>>>(d);
+    cudaError_t e = cudaGetLastError();
+    if (e == cudaSuccess) e = cudaMemcpy(&arch, d, sizeof(int), cudaMemcpyDeviceToHost);
+    cudaFree(d);
+    return e;
+}
+
+void enablePdl(int device, int codeArch) {
     if (device < 0 || device >= kMaxDevices) return;
-    pdlOn[device].store(ccMajor >= 9 && std::getenv("HEARTH_CUDA_NO_PDL") == nullptr);
+    pdlOn[device].store(codeArch >= 900 && std::getenv("HEARTH_CUDA_NO_PDL") == nullptr);
 }
 
 bool pdlEnabled() {
