@@ -85,10 +85,12 @@ Status CudaStage::init(const HearthCudaStageArgs& a) {
     // sm_90 instructions below are left out (without this the bulk-copy kernels decoded shared
     // memory no copy had filled: CudaVsCpu under a compute_80 build on an H100, docs/benchmarks.md).
     int codeArch = 0;
-    if (cudaError_t e = deviceCodeArch(codeArch); e != cudaSuccess)
+    if (cudaError_t e = deviceCodeArch(codeArch); e == cudaErrorNoKernelImageForDevice || e == cudaErrorUnsupportedPtxVersion)
         return makeError(ErrorCode::Unavailable, name_ + ": this library has no code that runs on compute capability " +
                                                      std::to_string(prop.major) + "." + std::to_string(prop.minor) +
                                                      " (" + cudaGetErrorString(e) + "); rebuild with CMAKE_CUDA_ARCHITECTURES naming it");
+    else
+        HEARTH_CUDA_TRY(e);
     enablePdl(device_, codeArch);
     HEARTH_CUDA_TRY(prepareAttention());
     caps_.multiProcessors = prop.multiProcessorCount;
