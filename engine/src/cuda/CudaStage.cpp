@@ -76,14 +76,15 @@ Status CudaStage::init(const HearthCudaStageArgs& a) {
     multiProcessors_ = prop.multiProcessorCount;
     name_ = deviceName_ + " (cuda" + std::to_string(device_) +
             (a.logicalCount > 1 ? "#" + std::to_string(a.logicalIndex) : std::string()) + ")";
-    if (prop.major < 7 || (prop.major == 7 && prop.minor < 5))
+    if (prop.major < 8)  // cp.async and the m16n8k16 MMAs are sm_80 instructions
         return makeError(ErrorCode::Unavailable, name_ + " has compute capability " + std::to_string(prop.major) + "." +
                                                      std::to_string(prop.minor) + "; the CUDA backend needs 8.0 or newer");
     HEARTH_CUDA_TRY(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     // What the loaded code can do, not what the device can: on a card newer than every cubin of the
     // library (a consumer build on a Blackwell card) the driver compiles older PTX, in which the
-    // sm_90 instructions below are left out (without this the bulk-copy kernels decoded shared
-    // memory no copy had filled: CudaVsCpu under a compute_80 build on an H100, docs/benchmarks.md).
+    // sm_90 instructions below are left out: chosen by the device, the bulk-copy kernels would
+    // decode shared memory no copy had filled (docs/benchmarks.md: how to run a compute_80 build's
+    // tests on an H100, which checks this).
     int codeArch = 0;
     if (cudaError_t e = deviceCodeArch(codeArch); e == cudaErrorNoKernelImageForDevice || e == cudaErrorUnsupportedPtxVersion)
         return makeError(ErrorCode::Unavailable, name_ + ": this library has no code that runs on compute capability " +
