@@ -85,14 +85,14 @@ Status CudaStage::init(const HearthCudaStageArgs& a) {
     // sm_90 instructions below are left out: chosen by the device, the bulk-copy kernels would
     // decode shared memory no copy had filled (docs/benchmarks.md: how to run a compute_80 build's
     // tests on an H100, which checks this).
-    int codeArch = 0;
-    if (cudaError_t e = deviceCodeArch(codeArch); e == cudaErrorNoKernelImageForDevice || e == cudaErrorUnsupportedPtxVersion)
+    DeviceCode code;
+    if (cudaError_t e = probeDeviceCode(code); e == cudaErrorNoKernelImageForDevice || e == cudaErrorUnsupportedPtxVersion)
         return makeError(ErrorCode::Unavailable, name_ + ": this library has no code that runs on compute capability " +
                                                      std::to_string(prop.major) + "." + std::to_string(prop.minor) +
                                                      " (" + cudaGetErrorString(e) + "); rebuild with CMAKE_CUDA_ARCHITECTURES naming it");
     else
         HEARTH_CUDA_TRY(e);
-    enablePdl(device_, codeArch);
+    enablePdl(device_, code.arch);
     HEARTH_CUDA_TRY(prepareAttention());
     caps_.multiProcessors = prop.multiProcessorCount;
     caps_.sharedOptin = static_cast<int>(prop.sharedMemPerBlockOptin);
@@ -117,14 +117,14 @@ Status CudaStage::init(const HearthCudaStageArgs& a) {
     if (wgMode == 2 && (prop.major != 9 || prop.minor != 0))
         return makeError(ErrorCode::Unavailable, "HEARTH_CUDA_WGMMA=2: warpgroup MMAs need compute capability 9.0");
     caps_.wgmma = caps_.tensorCores && prop.major == 9 && prop.minor == 0 && wgMode != 0 &&
-                  prepareQuantWgmma(caps_.sharedOptin) == cudaSuccess;
+                  prepareQuantWgmma(caps_.sharedOptin, code) == cudaSuccess;
     if (wgMode == 2 && !caps_.wgmma)
         return makeError(ErrorCode::Unavailable, "HEARTH_CUDA_WGMMA=2: this library has no sm_90a code "
                                                  "(CMAKE_CUDA_ARCHITECTURES must name 90a)");
     // Dense decode launches stream their weights through shared memory (DenseStreamGemv.cu), k-quant
     // ones copy theirs by bulk copies (KQuantGemv.cu), in sm_90 code and newer. HEARTH_CUDA_STREAM_GEMV=0 /
     // 1 / 2 (measuring, tests): off, cp.async, bulk.
-    const bool sm90Code = codeArch >= 900;
+    const bool sm90Code = code.arch >= 900;
     caps_.streamGemv = sm90Code ? 2 : 0;
     if (const char* v = std::getenv("HEARTH_CUDA_STREAM_GEMV")) caps_.streamGemv = std::clamp(std::atoi(v), 0, sm90Code ? 2 : 1);
     if (caps_.streamGemv && prepareDenseStream(caps_.sharedOptin) != cudaSuccess) caps_.streamGemv = 0;

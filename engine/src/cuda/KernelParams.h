@@ -214,15 +214,19 @@ struct SampleParams {
 };
 constexpr int kSampleCap = 1024;     // candidates the device sorts per row
 
-// The __CUDA_ARCH__ of the code this library runs on the current device (kernels/Launch.cu): the
+// What the code this library runs on the current device was compiled for (kernels/Launch.cu): the
 // device's own architecture where the library carries it, else the newest older one whose PTX the
 // driver compiled at load (a build for 80/86/89/90a on a Blackwell card runs compute_89 code).
-// Features that exist only in sm_90 code (PDL, bulk copies) are chosen by it, never by the
-// device's compute capability: in older code those instructions compile to nothing.
-cudaError_t deviceCodeArch(int& arch);
-// Programmatic dependent launch (kernels/Launch.cuh): on for a device whose code (deviceCodeArch)
+// Features of sm_90 code (PDL, bulk copies) and of sm_90a code (warpgroup MMAs) are chosen by it,
+// never by the device's compute capability: in older code those instructions compile to nothing.
+struct DeviceCode {
+    int arch = 0;        // __CUDA_ARCH__ of that code (900 for sm_90 and sm_90a)
+    bool sm90a = false;  // built for sm_90a: the architecture-specific features are there
+};
+cudaError_t probeDeviceCode(DeviceCode& code);
+// Programmatic dependent launch (kernels/Launch.cuh): on for a device whose code (probeDeviceCode)
 // is sm_90 or newer unless HEARTH_CUDA_NO_PDL is set; set once per device before its first launch.
-void enablePdl(int device, int codeArch);
+void enablePdl(int device, int codeArch);  // codeArch: DeviceCode::arch
 bool pdlEnabled();  // for the current device
 
 // Launchers (return the launch error, cudaSuccess otherwise).
@@ -272,10 +276,10 @@ cudaError_t launchQuantMma(const MmaParams& p, int splits, cudaStream_t s);
 // Adds the split-K partial sums of a launch with `splits` > 1 in split order (both forms).
 cudaError_t launchMmaSplitReduce(const MmaParams& p, int splits, cudaStream_t s);
 // The warpgroup form (QuantWgmma.cu, sm_90a): Q8_0, Q4_K, Q5_K, Q6_K weights, 17..64 tokens in one
-// launch, inputs in MMA unit order (ActPrepParams::mmaUnitOrder); prepare fails where the library
-// has no sm_90a code for the device.
+// launch, inputs in MMA unit order (ActPrepParams::mmaUnitOrder); prepare fails
+// (cudaErrorNotSupported) where the device's code is not sm_90a (`code`, probeDeviceCode).
 bool quantWgmmaSupports(int type);
-cudaError_t prepareQuantWgmma(int sharedOptin);
+cudaError_t prepareQuantWgmma(int sharedOptin, const DeviceCode& code);
 MmaPlan quantWgmmaPlan(int type, int T, int sharedOptin, int sharedPerSm);
 cudaError_t launchQuantWgmma(const MmaParams& p, int splits, cudaStream_t s);
 // The integer form for Q4_K and Q5_K weights (QuantMmaI8.cu): the same launch shapes and epilogues.

@@ -11,22 +11,30 @@ namespace {
 constexpr int kMaxDevices = 64;
 std::atomic<bool> pdlOn[kMaxDevices];
 
-__global__ void codeArchKernel(int* arch) {
+__global__ void deviceCodeKernel(int* out) {
 #ifdef __CUDA_ARCH__
-    *arch = __CUDA_ARCH__;
+    out[0] = __CUDA_ARCH__;
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    out[1] = 1;
+#else
+    out[1] = 0;
+#endif
 #endif
 }
 
 }  // namespace
 
-cudaError_t deviceCodeArch(int& arch) {
-    arch = 0;
+cudaError_t probeDeviceCode(DeviceCode& code) {
+    code = DeviceCode{};
     int* d = nullptr;
-    if (cudaError_t e = cudaMalloc(&d, sizeof(int)); e != cudaSuccess) return e;
-    codeArchKernel<<<1, 1>>>(d);
+    if (cudaError_t e = cudaMalloc(&d, 2 * sizeof(int)); e != cudaSuccess) return e;
+    int host[2] = {0, 0};
+    deviceCodeKernel<<<1, 1>>>(d);
     cudaError_t e = cudaGetLastError();
-    if (e == cudaSuccess) e = cudaMemcpy(&arch, d, sizeof(int), cudaMemcpyDeviceToHost);
+    if (e == cudaSuccess) e = cudaMemcpy(host, d, sizeof(host), cudaMemcpyDeviceToHost);
     cudaFree(d);
+    code.arch = host[0];
+    code.sm90a = host[1] != 0;
     return e;
 }
 

@@ -446,29 +446,13 @@ cudaError_t prepareType(int optin) {
     return e;
 }
 
-__global__ void wgmmaProbeKernel(int* built) {
-#ifdef HEARTH_WGMMA
-    *built = 1;
-#else
-    *built = 0;
-#endif
-}
-
 }  // namespace
 
 bool quantWgmmaSupports(int type) { return type == 8 || type == 12 || type == 13 || type == 14; }
 
-cudaError_t prepareQuantWgmma(int sharedOptin) {
-    // Only a device this library carries sm_90a code for runs these kernels: ask the device.
-    int* built = nullptr;
-    if (cudaError_t e = cudaMalloc(&built, sizeof(int)); e != cudaSuccess) return e;
-    int host = 0;
-    wgmmaProbeKernel<<<1, 1>>>(built);
-    cudaError_t e = cudaGetLastError();
-    if (e == cudaSuccess) e = cudaMemcpy(&host, built, sizeof(int), cudaMemcpyDeviceToHost);
-    cudaFree(built);
-    if (e != cudaSuccess) return e;
-    if (!host) return cudaErrorNotSupported;
+cudaError_t prepareQuantWgmma(int sharedOptin, const DeviceCode& code) {
+    // Only sm_90a code has these kernels' bodies (HEARTH_WGMMA, the same macro as the probe's).
+    if (!code.sm90a) return cudaErrorNotSupported;
     for (cudaError_t r : {prepareType<8>(sharedOptin), prepareType<12>(sharedOptin), prepareType<13>(sharedOptin),
                           prepareType<14>(sharedOptin)})
         if (r != cudaSuccess) return r;
