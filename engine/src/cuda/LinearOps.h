@@ -23,6 +23,7 @@
 #include <span>
 
 #include "cuda/DeviceBuffer.h"
+#include "cuda/DeviceCaps.h"
 #include "cuda/DeviceWeights.h"
 #include "cuda/KernelParams.h"
 
@@ -34,23 +35,6 @@ struct Projection {
     int ldy;           // row stride of y (floats)
     bool accumulate;   // y += W x
     int ropeRole = -1; // with a fused RoPE: 0 Q, 1 K, 2 V (see project)
-};
-
-// What the device offers the matrix paths (from cudaDeviceProp).
-struct DeviceCaps {
-    int multiProcessors = 1;
-    int sharedOptin = 48 << 10;      // shared memory a block may opt in to
-    int sharedPerSm = 100 << 10;     // shared memory of a multiprocessor
-    bool tensorCores = false;        // the fused tensor-core path is usable (prepareQuantMma)
-    // The k-quant types whose tensor-core products take the integer form (QuantMmaI8.cu), a bit per
-    // GGUF type: Q5_K by default, Q4_K too with HEARTH_CUDA_MMA_I8=1, none with =0 (CudaStage).
-    uint32_t i8MmaTypes = 0;
-    bool i8Mma(int type) const { return type >= 0 && type < 32 && ((i8MmaTypes >> type) & 1u); }
-    bool wgmma = false;              // the warpgroup form runs here (prepareQuantWgmma)
-    // By default (HEARTH_CUDA_MMA_I8 unset) the integer form's types take the warpgroup form where
-    // that runs the launch (17-64 tokens on Hopper), the integer form elsewhere.
-    bool i8YieldsToWgmma = false;
-    int streamGemv = 0;              // GemvParams::streamWeights for dense decode launches
 };
 
 struct LinearInput {
