@@ -54,7 +54,7 @@ ls -la "$root"/.carry/pack.tar.*
 # here rather than at the call. Fewer models (the coder ones and the tiny ones in separate packs),
 # PACK_XZ=1 or fewer binaries make it smaller.
 size=$(stat -c %s "$root"/.carry/pack.tar.*)
-tree=$(git -C "$root" ls-files -z | du -cb --files0-from=- 2>/dev/null | tail -1 | cut -f1)
+tree=$(git -C "$root" ls-files -z | du -cb --files0-from=- 2>/dev/null | tail -1 | cut -f1 || echo 0)
 if [ $((size + ${tree:-0})) -gt $((64 << 20)) ]; then
   echo "pack.sh: the pack ($((size >> 20)) MiB) and the working tree ($((${tree:-0} >> 20)) MiB) are over the device tool's 64 MiB" >&2
   exit 2
