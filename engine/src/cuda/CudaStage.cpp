@@ -73,7 +73,6 @@ Status CudaStage::init(const HearthCudaStageArgs& a) {
     cudaDeviceProp prop{};
     HEARTH_CUDA_TRY(cudaGetDeviceProperties(&prop, device_));
     deviceName_ = prop.name;
-    multiProcessors_ = prop.multiProcessorCount;
     name_ = deviceName_ + " (cuda" + std::to_string(device_) +
             (a.logicalCount > 1 ? "#" + std::to_string(a.logicalIndex) : std::string()) + ")";
     HEARTH_CUDA_TRY(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
@@ -92,7 +91,6 @@ Status CudaStage::init(const HearthCudaStageArgs& a) {
     // HEARTH_CUDA_MMA_ATTENTION=1 (tests): every step without a graph on the tensor-core kernel.
     const char* force = std::getenv("HEARTH_CUDA_MMA_ATTENTION");
     forceMmaAttention_ = mmaAttention_ && force && std::strcmp(force, "1") == 0;
-    cudaGetLastError();
     if (w.ropeFreqs.present()) {
         const auto* f = static_cast<const float*>(w.ropeFreqs.data);
         ropeFreqs_.assign(f, f + cfg_.ropeDims / 2);
@@ -268,7 +266,7 @@ int CudaStage::partitionsFor(const StepShape& sh, bool graph) const {
         return std::min(cap, p2);
     }
     // Prefill-sized steps have enough tiles to fill the device; partitions would only add traffic.
-    if (sh.tokens > kGemvMaxT && static_cast<int64_t>(sh.tiles) * cfg_.nHeadKv >= 2 * multiProcessors_) return 1;
+    if (sh.tokens > kGemvMaxT && static_cast<int64_t>(sh.tiles) * cfg_.nHeadKv >= 2 * caps_.multiProcessors) return 1;
     return std::max(1, std::min(cap, need));
 }
 

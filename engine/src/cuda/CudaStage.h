@@ -73,7 +73,7 @@ private:
     std::string name_, deviceName_;
     ModelConfig cfg_;
     std::vector<float> ropeFreqs_;
-    int tileTokens_ = 1, partitions_ = 1, multiProcessors_ = 1;
+    int tileTokens_ = 1, partitions_ = 1;
     uint64_t dequantBytes_ = 0;
     cudaStream_t stream_ = nullptr;
 

@@ -451,7 +451,8 @@ cudaError_t prepareType(int optin) {
 bool quantWgmmaSupports(int type) { return type == 8 || type == 12 || type == 13 || type == 14; }
 
 cudaError_t prepareQuantWgmma(int sharedOptin, const DeviceCode& code) {
-    // Only sm_90a code has these kernels' bodies (HEARTH_WGMMA, the same macro as the probe's).
+    // Only sm_90a code has these kernels' bodies (HEARTH_WGMMA, set by __CUDA_ARCH_FEAT_SM90_ALL,
+    // the macro the probe reports as DeviceCode::sm90a).
     if (!code.sm90a) return cudaErrorNotSupported;
     for (cudaError_t r : {prepareType<8>(sharedOptin), prepareType<12>(sharedOptin), prepareType<13>(sharedOptin),
                           prepareType<14>(sharedOptin)})
