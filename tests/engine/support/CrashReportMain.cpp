@@ -42,11 +42,10 @@ const char* signalName(int sig) {
 }
 
 extern "C" void reportFatalSignal(int sig) {
-    char number[16];
-    int len = 0;
-    for (int v = sig; v > 0 && len < 15; v /= 10) number[len++] = static_cast<char>('0' + v % 10);
-    number[len] = '\0';
-    for (int i = 0; i < len / 2; ++i) std::swap(number[i], number[len - 1 - i]);
+    char digits[8];
+    char* number = digits + sizeof digits;  // the decimal digits, written backwards
+    *--number = '\0';
+    for (int v = sig; v > 0 || *number == '\0'; v /= 10) *--number = static_cast<char>('0' + v % 10);
     writeText("\n*** fatal ");
     writeText(signalName(sig));
     writeText(" (");
