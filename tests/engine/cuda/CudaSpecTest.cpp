@@ -5,6 +5,8 @@
 // near-ties differently). Also without the mode, one request at a time (steps of <= 8 tokens).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 
 #include "../runtime/RealModelHarness.h"
@@ -57,12 +59,24 @@ std::vector<std::vector<TokenId>> prompts() {
     return out;
 }
 
-constexpr int kTokens = 64;
+// Tokens generated per request: 64, or HEARTH_SPEC_TEST_TOKENS (8-64) for the sanitizers, under which
+// a 64-token case does not finish in the device tool's ten minutes (racecheck, 2026-12-07).
+int tokensPerRequest() {
+    static const int n = [] {
+        const char* v = std::getenv("HEARTH_SPEC_TEST_TOKENS");
+        const int asked = v ? std::atoi(v) : 64;
+        return std::clamp(asked, 8, 64);
+    }();
+    return n;
+}
+
+// Drafts accepted over a run must exceed this: 10 at 64 tokens; a shorter run needs only one.
+int minAccepted() { return tokensPerRequest() >= 64 ? 10 : 0; }
 
 std::vector<std::vector<TokenId>> runAlone(Engine& e, const std::vector<std::vector<TokenId>>& ps, int* accepted) {
     std::vector<std::vector<TokenId>> out;
     for (const auto& p : ps) {
-        auto s = submit(e, greedy(p, kTokens));
+        auto s = submit(e, greedy(p, tokensPerRequest()));
         s->wait();
         out.push_back(s->tokens);
         if (accepted) *accepted += s->usage.draftAccepted;
@@ -72,7 +86,7 @@ std::vector<std::vector<TokenId>> runAlone(Engine& e, const std::vector<std::vec
 
 std::vector<std::vector<TokenId>> runTogether(Engine& e, const std::vector<std::vector<TokenId>>& ps, int* accepted) {
     std::vector<std::shared_ptr<Sink>> sinks;
-    for (const auto& p : ps) sinks.push_back(submit(e, greedy(p, kTokens)));
+    for (const auto& p : ps) sinks.push_back(submit(e, greedy(p, tokensPerRequest())));
     std::vector<std::vector<TokenId>> out;
     for (auto& s : sinks) {
         s->wait();
@@ -109,8 +123,8 @@ TEST_P(CudaSpec, BatchInvariantOutputsEqualPlainDecodingAloneAndBatched) {
         EXPECT_EQ(together[i], reference[i]) << GetParam().name << " batched, prompt " << i;
     }
     std::printf("  %s: %d drafts accepted alone, %d batched\n", GetParam().name, acceptedAlone, acceptedBatched);
-    EXPECT_GT(acceptedAlone, 10);
-    EXPECT_GT(acceptedBatched, 10);
+    EXPECT_GT(acceptedAlone, minAccepted());
+    EXPECT_GT(acceptedBatched, minAccepted());
 }
 
 // Without the mode, one request at a time: a verification step carries at most 7 tokens, which the
@@ -130,7 +144,7 @@ TEST_P(CudaSpec, DefaultModeOneAtATimeEqualsPlainDecoding) {
     int accepted = 0;
     const auto alone = runAlone(*spec, ps, &accepted);
     for (size_t i = 0; i < ps.size(); ++i) EXPECT_EQ(alone[i], reference[i]) << GetParam().name << " prompt " << i;
-    EXPECT_GT(accepted, 10);
+    EXPECT_GT(accepted, minAccepted());
 }
 
 INSTANTIATE_TEST_SUITE_P(Proposers, CudaSpec,
