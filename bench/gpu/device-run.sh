@@ -149,6 +149,17 @@ if [ "${HEARTH_SANITIZE:-1}" = 1 ]; then
   t racecheck ${HEARTH_RACECHECK_LIMIT:-150} compute-sanitizer --tool racecheck --error-exitcode 3 bin/test_cuda \
     --gtest_filter="${HEARTH_RACECHECK_FILTER:-CudaBatch.DecodeLogits*:CudaBatch.DeviceSampling*:CudaVsCpu.KvCacheDtypes:CudaTensorCores.Flash*}"
 fi
+# HEARTH_RACECHECK_PARALLEL="FILTER FILTER ...": racecheck again, one process per gtest filter, all at
+# once (racecheck-N.log), each under HEARTH_RACECHECK_LIMIT. Seven one-test processes of
+# CudaTensorCores ended within 103 s of wall time, and the six that passed reported 406 s between them
+# (an H100, 2026-12-07). Of six at once, four of them speculation tests opening engines (each with a
+# page-locked RAM tier), two died of SIGKILL with no output: keep engine-opening filters few per call.
+i=0
+for f in ${HEARTH_RACECHECK_PARALLEL:-}; do
+  t "racecheck-$i" ${HEARTH_RACECHECK_LIMIT:-150} compute-sanitizer --tool racecheck --error-exitcode 3 bin/test_cuda --gtest_filter="$f" &
+  i=$((i + 1))
+done
+wait
 tail -n 60 "$OUT"/tests.log | grep -E "OK|FAILED|PASSED|SKIPPED|==" | tail -30
 grep -hE "tok/s|ms |TB/s|ERROR SUMMARY|== " "$OUT"/*.log 2>/dev/null | tail -60
 for f in "$OUT"/ncu-*.txt; do [ -f "$f" ] && head -45 "$f"; done
