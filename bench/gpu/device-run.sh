@@ -144,10 +144,10 @@ if [ -n "${HEARTH_SASS:-}" ]; then
   "$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)" -sass lib/libhearth-cuda.so 2>&1 |
     awk -v re="$HEARTH_SASS" '/Function : / {keep = ($0 ~ re)} keep' > "$OUT/sass.txt"
 fi
+racecheck() { t "$1" ${HEARTH_RACECHECK_LIMIT:-150} compute-sanitizer --tool racecheck --error-exitcode 3 bin/test_cuda --gtest_filter="$2"; }
 if [ "${HEARTH_SANITIZE:-1}" = 1 ]; then
   t memcheck ${HEARTH_MEMCHECK_LIMIT:-120} compute-sanitizer --tool memcheck --error-exitcode 3 bin/test_cuda --gtest_filter="${HEARTH_SANITIZE_FILTER:-*}"
-  t racecheck ${HEARTH_RACECHECK_LIMIT:-150} compute-sanitizer --tool racecheck --error-exitcode 3 bin/test_cuda \
-    --gtest_filter="${HEARTH_RACECHECK_FILTER:-CudaBatch.DecodeLogits*:CudaBatch.DeviceSampling*:CudaVsCpu.KvCacheDtypes:CudaTensorCores.Flash*}"
+  racecheck racecheck "${HEARTH_RACECHECK_FILTER:-CudaBatch.DecodeLogits*:CudaBatch.DeviceSampling*:CudaVsCpu.KvCacheDtypes:CudaTensorCores.Flash*}"
 fi
 # HEARTH_RACECHECK_PARALLEL="FILTER FILTER ...": racecheck again, one process per gtest filter, all at
 # once (racecheck-N.log), each under HEARTH_RACECHECK_LIMIT. Seven one-test processes of
@@ -156,7 +156,7 @@ fi
 # page-locked RAM tier), two died of SIGKILL with no output: keep engine-opening filters few per call.
 i=0
 for f in ${HEARTH_RACECHECK_PARALLEL:-}; do
-  t "racecheck-$i" ${HEARTH_RACECHECK_LIMIT:-150} compute-sanitizer --tool racecheck --error-exitcode 3 bin/test_cuda --gtest_filter="$f" &
+  racecheck "racecheck-$i" "$f" &
   i=$((i + 1))
 done
 wait
