@@ -51,11 +51,24 @@ EngineConfig gpuConfig(SpecMethod m, bool invariant) {
     return c;
 }
 
-// Three reference prompts and the same three again (six requests in flight).
+// Requests in flight: 6, or HEARTH_SPEC_TEST_PROMPTS (2-6) for the sanitizers, under which the
+// batch-invariant draft-model case with six does not finish in the device tool's ten minutes even
+// at 8 tokens a request (racecheck, 2026-12-07). Two still share every verification step.
+size_t promptCount() {
+    static const size_t n = [] {
+        const char* v = std::getenv("HEARTH_SPEC_TEST_PROMPTS");
+        return static_cast<size_t>(std::clamp(v ? std::atoi(v) : 6, 2, 6));
+    }();
+    return n;
+}
+
+// Three reference prompts and the same three again (six requests in flight), or the first
+// promptCount() of them.
 std::vector<std::vector<TokenId>> prompts() {
     std::vector<std::vector<TokenId>> out;
     for (int round = 0; round < 2; ++round)
         for (const Case& c : referenceCases("coder.json", "coder-f16.gguf")) out.push_back(c.promptTokens);
+    out.resize(std::min(out.size(), promptCount()));
     return out;
 }
 
@@ -134,7 +147,7 @@ TEST_P(CudaSpec, BatchInvariantOutputsEqualPlainDecodingAloneAndBatched) {
 TEST_P(CudaSpec, DefaultModeOneAtATimeEqualsPlainDecoding) {
     SKIP_WITHOUT_GPU();
     std::vector<std::vector<TokenId>> ps = prompts();
-    ps.resize(3);
+    ps.resize(std::min<size_t>(ps.size(), 3));
     auto plain = open(gpuConfig(SpecMethod::None, false), targetModel());
     ASSERT_TRUE(plain);
     const auto reference = runAlone(*plain, ps, nullptr);
