@@ -11,7 +11,9 @@
 set -u
 OUT=${OUT:-/tmp/hearth-out}
 mkdir -p "$OUT" /tmp/h
-if [ -f .carry/pack.tar.xz ]; then tar -xJf .carry/pack.tar.xz -C /tmp/h; else tar -xzf .carry/pack.tar.gz -C /tmp/h; fi
+# HEARTH_PACK: another pack to unpack (one built for a few tests, e.g. .carry/spec/pack.tar.xz).
+pack=${HEARTH_PACK:-.carry/pack.tar.xz}; [ -f "$pack" ] || pack=.carry/pack.tar.gz
+if [[ $pack == *.xz ]]; then tar -xJf "$pack" -C /tmp/h; else tar -xzf "$pack" -C /tmp/h; fi
 export HEARTH_SHARED=/tmp/h/shared
 for d in /usr/local/cuda/lib64 /usr/local/cuda/lib $(dirname "$(find /usr/local /usr/lib /opt -name 'libcublas.so.13*' 2>/dev/null | head -1)" 2>/dev/null); do
   [ -d "$d" ] && export LD_LIBRARY_PATH="$d:${LD_LIBRARY_PATH:-}"
@@ -154,12 +156,25 @@ fi
 # CudaTensorCores ended within 103 s of wall time, and the six that passed reported 406 s between them
 # (an H100, 2026-12-07). Of six at once, four of them speculation tests opening engines (each with a
 # page-locked RAM tier), two died of SIGKILL with no output: keep engine-opening filters few per call.
-i=0
-for f in ${HEARTH_RACECHECK_PARALLEL:-}; do
-  racecheck "racecheck-$i" "$f" &
-  i=$((i + 1))
+# An entry VAR=value,VAR2=value%FILTER sets those variables for its process only
+# (HEARTH_SPEC_TEST_PROMPTS=2%Proposers/CudaSpec.BatchInvariant*/draft).
+# Host memory every 5 s while they run, to racecheck-mem.log ("used" and "available", MiB).
+if [ -n "${HEARTH_RACECHECK_PARALLEL:-}" ]; then
+  ( while true; do echo "$(date +%s) $(free -m | awk '/Mem:/ {print "used", $3, "avail", $7}')"; sleep 5; done ) \
+    > "$OUT/racecheck-mem.log" 2>&1 &
+  memlog=$!
+fi
+i=0 pids=()
+for entry in ${HEARTH_RACECHECK_PARALLEL:-}; do
+  # shellcheck disable=SC2086
+  ( if [[ $entry == *%* ]]; then vars=${entry%%%*}; export ${vars//,/ }; fi; racecheck "racecheck-$i" "${entry#*%}" ) &
+  pids+=($!) i=$((i + 1))
 done
-wait
+if [ ${#pids[@]} -gt 0 ]; then
+  wait "${pids[@]}"
+  kill "$memlog"
+  sort -k5 -n "$OUT/racecheck-mem.log" | head -1 | sed 's/^/lowest available host memory: /'
+fi
 tail -n 60 "$OUT"/tests.log | grep -E "OK|FAILED|PASSED|SKIPPED|==" | tail -30
 grep -hE "tok/s|ms |TB/s|ERROR SUMMARY|== " "$OUT"/*.log 2>/dev/null | tail -60
 for f in "$OUT"/ncu-*.txt; do [ -f "$f" ] && head -45 "$f"; done
