@@ -154,8 +154,9 @@ fi
 # HEARTH_RACECHECK_PARALLEL="FILTER FILTER ...": racecheck again, one process per gtest filter, all at
 # once (racecheck-N.log), each under HEARTH_RACECHECK_LIMIT. Seven one-test processes of
 # CudaTensorCores ended within 103 s of wall time, and the six that passed reported 406 s between them
-# (an H100, 2026-12-07). Of six at once, four of them speculation tests opening engines (each with a
-# page-locked RAM tier), two died of SIGKILL with no output: keep engine-opening filters few per call.
+# (an H100, 2026-12-07). A process whose test opens engines (the speculation tests) takes ~35 GB of
+# host memory under racecheck, its engine's page-locked RAM tier included: with four at once the
+# 128 GB machine fell to 15 GB available and one was killed (SIGKILL, no output). Two at a time.
 # An entry VAR=value,VAR2=value%FILTER sets those variables for its process only
 # (HEARTH_SPEC_TEST_PROMPTS=2%Proposers/CudaSpec.BatchInvariant*/draft).
 # Host memory every 5 s while they run, to racecheck-mem.log ("used" and "available", MiB).
