@@ -51,14 +51,17 @@ EngineConfig gpuConfig(SpecMethod m, bool invariant) {
     return c;
 }
 
+// A size the sanitizers shrink, from the environment: `name`'s value clamped to [lo, hi], else `dflt`.
+int sizeFromEnv(const char* name, int dflt, int lo, int hi) {
+    const char* v = std::getenv(name);
+    return std::clamp(v ? std::atoi(v) : dflt, lo, hi);
+}
+
 // Requests in flight: 6, or HEARTH_SPEC_TEST_PROMPTS (2-6) for the sanitizers, under which the
 // batch-invariant draft-model case with six does not finish in the device tool's ten minutes even
 // at 8 tokens a request (racecheck, 2026-12-07). Two still share every verification step.
 size_t promptCount() {
-    static const size_t n = [] {
-        const char* v = std::getenv("HEARTH_SPEC_TEST_PROMPTS");
-        return static_cast<size_t>(std::clamp(v ? std::atoi(v) : 6, 2, 6));
-    }();
+    static const size_t n = static_cast<size_t>(sizeFromEnv("HEARTH_SPEC_TEST_PROMPTS", 6, 2, 6));
     return n;
 }
 
@@ -75,11 +78,7 @@ std::vector<std::vector<TokenId>> prompts() {
 // Tokens generated per request: 64, or HEARTH_SPEC_TEST_TOKENS (8-64) for the sanitizers, under which
 // a 64-token case does not finish in the device tool's ten minutes (racecheck, 2026-12-07).
 int tokensPerRequest() {
-    static const int n = [] {
-        const char* v = std::getenv("HEARTH_SPEC_TEST_TOKENS");
-        const int asked = v ? std::atoi(v) : 64;
-        return std::clamp(asked, 8, 64);
-    }();
+    static const int n = sizeFromEnv("HEARTH_SPEC_TEST_TOKENS", 64, 8, 64);
     return n;
 }
 
