@@ -146,22 +146,7 @@ if [ -n "${HEARTH_SASS:-}" ]; then
   "$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)" -sass lib/libhearth-cuda.so 2>&1 |
     awk -v re="$HEARTH_SASS" '/Function : / {keep = ($0 ~ re)} keep' > "$OUT/sass.txt"
 fi
-# HEARTH_RACECHECK_EXCLUDE="SUBSTRING": racecheck leaves out the kernels whose names contain it (they still
-# run, uninstrumented). "nvjet" leaves out cuBLAS's Hopper GEMMs: the tests' prompt products and cuBLAS
-# references, the only kernels racecheck has reported hazards in, and slow enough under it that three
-# tests never finished within a call (thirty-first to thirty-third sessions). The option's name is
-# taken from compute-sanitizer's own help (--kernel-name-exclude; --kernel-regex-exclude before it).
-racecheckExclude=()
-if [ -n "${HEARTH_RACECHECK_EXCLUDE:-}" ]; then
-  for opt in --kernel-name-exclude --kernel-regex-exclude; do
-    if compute-sanitizer --help 2>&1 | grep -q -- "$opt"; then racecheckExclude=("$opt" "kns=$HEARTH_RACECHECK_EXCLUDE"); break; fi
-  done
-  echo "racecheck exclusion: ${racecheckExclude[*]:-none (no such option in compute-sanitizer --help)}" >> "$OUT/info.txt"
-fi
-racecheck() {
-  t "$1" ${HEARTH_RACECHECK_LIMIT:-150} compute-sanitizer --tool racecheck --error-exitcode 3 "${racecheckExclude[@]}" \
-    bin/test_cuda --gtest_filter="$2"
-}
+racecheck() { t "$1" ${HEARTH_RACECHECK_LIMIT:-150} compute-sanitizer --tool racecheck --error-exitcode 3 bin/test_cuda --gtest_filter="$2"; }
 if [ "${HEARTH_SANITIZE:-1}" = 1 ]; then
   t memcheck ${HEARTH_MEMCHECK_LIMIT:-120} compute-sanitizer --tool memcheck --error-exitcode 3 bin/test_cuda --gtest_filter="${HEARTH_SANITIZE_FILTER:-*}"
   racecheck racecheck "${HEARTH_RACECHECK_FILTER:-CudaBatch.DecodeLogits*:CudaBatch.DeviceSampling*:CudaVsCpu.KvCacheDtypes:CudaTensorCores.Flash*}"
